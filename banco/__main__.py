@@ -1,0 +1,3 @@
+from banco.cli import main
+
+main()

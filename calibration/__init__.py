@@ -1,0 +1,1 @@
+"""calibration — see DESIGN.md."""

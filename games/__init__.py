@@ -1,0 +1,116 @@
+"""Rules engines for the games banco watches. Pure Python: no I/O, no numpy, no clocks.
+
+>>> import games
+>>> variant = games.get("xiangqi")
+>>> board = variant.board()
+>>> len(list(board.legal_moves))
+44
+>>> sorted(games.names())
+['commander', 'cotoan', 'xiangqi']
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from games.base import (
+    BLACK,
+    WHITE,
+    BancoError,
+    Board,
+    Color,
+    GameOverError,
+    Geometry,
+    IllegalMoveError,
+    InvalidFenError,
+    Move,
+    Notation,
+    NotationError,
+    Outcome,
+    Point,
+    Termination,
+    UnknownGameError,
+)
+
+__all__ = [
+    "BLACK", "WHITE", "BancoError", "Board", "Color", "GameOverError", "Geometry",
+    "IllegalMoveError", "InvalidFenError", "Move", "Notation", "NotationError", "Outcome",
+    "Point", "Termination", "UnknownGameError", "Variant", "get", "names",
+]
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One game as the rest of banco sees it: how to make a board, draw it and write it."""
+
+    name: str
+    title: str
+    board_class: type
+    geometry: Geometry
+    pieces: Mapping[str, str]
+    notations: Mapping[str, Notation]
+    default_notation: str
+    starting_fen: str
+    aliases: tuple[str, ...] = ()
+    extras: Mapping[str, Callable[..., object]] = field(default_factory=dict)
+
+    def board(self, fen: str | None = None) -> Board:
+        """A new board at `fen`, or at the start position."""
+        return self.board_class(fen) if fen is not None else self.board_class()
+
+    def notation(self, name: str | None = None) -> Notation:
+        key = name or self.default_notation
+        try:
+            return self.notations[key]
+        except KeyError:
+            known = ", ".join(self.notations)
+            raise NotationError(
+                f"unknown notation {key!r} for {self.name}; known: {known}"
+            ) from None
+
+    def parse_move(self, board: Board, text: str) -> Move:
+        """Read a move written in any notation this game knows, the default one first."""
+        order = [self.default_notation] + [n for n in self.notations if n != self.default_notation]
+        first_error: NotationError | None = None
+        for key in order:
+            try:
+                return self.notations[key].parse(board, text)
+            except IllegalMoveError:
+                raise
+            except NotationError as error:
+                first_error = first_error or error
+        raise NotationError(f"{text!r} is not a move in any notation of {self.name}") from first_error
+
+
+# The module of each game; it defines VARIANT. Imported on first use.
+_MODULES = {
+    "xiangqi": "games.xiangqi",
+    "commander": "games.commander",
+    "cotoan": "games.cotoan",
+}
+_ALIASES = {
+    "co-tuong": "xiangqi", "cotuong": "xiangqi", "chinese-chess": "xiangqi",
+    "co-tu-lenh": "commander", "cotulenh": "commander", "commander-chess": "commander",
+    "co-toan": "cotoan", "math-chess": "cotoan",
+}
+
+
+def names() -> list[str]:
+    """The registered game names."""
+    return list(_MODULES)
+
+
+def get(name: str) -> Variant:
+    """The variant called `name` (or one of its aliases)."""
+    key = _ALIASES.get(name.lower(), name.lower())
+    if key not in _MODULES:
+        raise UnknownGameError(f"unknown game {name!r}; known: {', '.join(_MODULES)}")
+    try:
+        module = importlib.import_module(_MODULES[key])
+    except ModuleNotFoundError as error:
+        if error.name == _MODULES[key]:
+            raise UnknownGameError(f"the {key} engine is not installed yet") from None
+        raise
+    return module.VARIANT

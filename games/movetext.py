@@ -1,0 +1,70 @@
+"""Numbered move lists, the same shape in every notation: ``1. Phe2 Mg7 2. Pb1 Bg5``.
+
+>>> split_movetext("1. Phe2 Mg7 2.Pb1 Bg5 1-0")
+['Phe2', 'Mg7', 'Pb1', 'Bg5']
+>>> number_moves(["Phe2", "Mg7", "Pb1"], first_fullmove=1, black_first=False)
+'1. Phe2 Mg7 2. Pb1'
+"""
+
+from __future__ import annotations
+
+import re
+
+_NUMBER = re.compile(r"^\d+\s*\.+")
+RESULTS = frozenset({"1-0", "0-1", "1/2-1/2", "½-½", "*"})
+
+
+def split_movetext(text: str) -> list[str]:
+    """The move tokens of `text`: numbers, results and ``{comments}`` are dropped."""
+    text = re.sub(r"\{[^}]*\}", " ", text)
+    tokens = []
+    for word in text.split():
+        if word in RESULTS:
+            continue
+        word = _NUMBER.sub("", word)
+        if word:
+            tokens.append(word)
+    return tokens
+
+
+def number_moves(tokens: list[str], first_fullmove: int = 1, black_first: bool = False) -> str:
+    """Join move tokens with move numbers; ``1... Mg7`` when Black moves first."""
+    parts: list[str] = []
+    number = first_fullmove
+    white_to_move = not black_first
+    for index, token in enumerate(tokens):
+        if white_to_move:
+            parts.append(f"{number}. {token}")
+        else:
+            if index == 0:
+                parts.append(f"{number}... {token}")
+            else:
+                parts.append(token)
+            number += 1
+        white_to_move = not white_to_move
+    return " ".join(parts)
+
+
+def play_movetext(variant, board, text: str, notation: str | None = None) -> list:
+    """Parse and push every move of `text` on `board`; returns the moves.
+
+    With `notation` only that notation is read, else any the game knows. An error names the
+    token, its move number and the side, and leaves `board` as it was before the call.
+    """
+    from games.base import BancoError
+
+    reader = variant.notation(notation) if notation else None
+    moves = []
+    start = len(board.move_stack)
+    for token in split_movetext(text):
+        number = board.fullmove_number
+        side = "White" if board.turn.value == "w" else "Black"
+        try:
+            move = reader.parse(board, token) if reader else variant.parse_move(board, token)
+            board.push(move)
+        except BancoError as error:
+            while len(board.move_stack) > start:
+                board.pop()
+            raise type(error)(f"move {number} ({side}) {token!r}: {error}") from None
+        moves.append(move)
+    return moves

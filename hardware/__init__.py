@@ -1,0 +1,1 @@
+"""hardware — see DESIGN.md."""

@@ -1,0 +1,43 @@
+"""The CLI contracts of issue 2: last-line outputs and one-line errors."""
+
+import subprocess
+import sys
+
+
+def banco(*args):
+    return subprocess.run([sys.executable, "-m", "banco", *args], capture_output=True, text=True)
+
+
+def test_perft_prints_node_count_last():
+    result = banco("perft", "--game", "xiangqi", "--depth", "2")
+    assert result.returncode == 0
+    assert result.stdout.strip().splitlines()[-1] == "1920"
+
+
+def test_moves_after_moves_in_iccs():
+    result = banco("moves", "--game", "xiangqi", "--moves", "h2e2 h9g7", "--notation", "iccs")
+    assert result.returncode == 0
+    lines = result.stdout.split()
+    assert "e2e6" in lines and "h0g2" in lines
+    assert len(lines) == len(set(lines))
+
+
+def test_illegal_move_is_one_line_naming_the_token():
+    result = banco("moves", "--moves", "h2e2 h9h7")
+    assert result.returncode != 0
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "h9h7" in result.stderr and "move 1" in result.stderr
+
+
+def test_malformed_fen_is_one_line():
+    result = banco("perft", "--fen", "rnbakabnr/9/9 w", "--depth", "1")
+    assert result.returncode != 0
+    assert "Traceback" not in result.stderr
+    assert "ranks" in result.stderr
+
+
+def test_unknown_notation_is_one_line():
+    result = banco("moves", "--notation", "klingon")
+    assert result.returncode != 0
+    assert "klingon" in result.stderr and "Traceback" not in result.stderr
