@@ -6,6 +6,7 @@ Bad input ends with one line on stderr naming what was wrong, and exit status 2.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -110,6 +111,62 @@ def demo(
         replay(game, delay)
     except BancoError as error:
         fail(str(error))
+
+
+@app.command("print-board")
+def print_board(
+    game: GameOption = "xiangqi",
+    out: Annotated[Path, typer.Option("--out", "-o", help="board.pdf or board.svg")] = Path("board.pdf"),
+    pitch: Annotated[float | None, typer.Option(help="spacing between points, mm")] = None,
+) -> None:
+    """Write a printable board with calibration markers (print it at 100 %)."""
+    from calibration.printable import write_board
+
+    try:
+        sheet = write_board(games.get(game), out, pitch)
+    except (BancoError, ValueError) as error:
+        fail(str(error))
+    except OSError as error:
+        fail(f"cannot write {str(out)!r}: {error.strerror}")
+    typer.echo(f"wrote {out} ({sheet}; print at 100 %)")
+
+
+@app.command()
+def calibrate(
+    game: GameOption = "xiangqi",
+    image: Annotated[Path | None, typer.Option("--image", help="a photo of the board")] = None,
+    camera: Annotated[str | None, typer.Option("--camera", help="camera index or URL: one frame")] = None,
+    corners: Annotated[str | None, typer.Option(
+        "--corners", help='"x,y x,y x,y x,y": first-file/first-rank corner first, anticlockwise')] = None,
+    pitch: Annotated[float | None, typer.Option(help="spacing between points, mm")] = None,
+    piece_height: Annotated[float, typer.Option(help="piece thickness, mm (0: flat)")] = 0.0,
+    out: Annotated[Path, typer.Option("--out", "-o")] = Path("calibration.json"),
+) -> None:
+    """Locate the board (markers, or the four corners you give) and write a profile."""
+    from calibration import BoardLayout, Calibration, parse_corners
+    from calibration.camera import grab_frame, read_image
+    from calibration.markers import calibrate_from_markers
+    from calibration.profile import save
+
+    try:
+        if (image is None) == (camera is None):
+            raise BancoError("give exactly one of --image FILE or --camera SOURCE")
+        frame = read_image(image) if image is not None else grab_frame(camera)
+        layout = BoardLayout.for_game(games.get(game), pitch)
+        height, width = frame.shape[:2]
+        if corners:
+            cal = Calibration.from_corners(layout, parse_corners(corners), (width, height),
+                                           piece_height_mm=piece_height)
+        else:
+            cal = calibrate_from_markers(layout, frame, piece_height_mm=piece_height)
+        data = save(cal, out, camera=str(camera or image), image=frame)
+    except ValueError as error:
+        fail(str(error))
+    except OSError as error:
+        fail(f"cannot write {str(out)!r}: {error.strerror}")
+    typer.echo(f"{cal.method}: viewing angle {data['viewing_angle_deg']}°, "
+               f"piece radius {data['piece_radius_px']} px")
+    typer.echo(f"wrote {out}")
 
 
 def main() -> None:

@@ -1,0 +1,234 @@
+"""From a camera image to the board plane and back.
+
+A `Calibration` holds the homography from the sheet (millimetres, see `layout`) to image
+pixels. It is made from four clicked corner points or from the printed ArUco markers, and
+it knows the camera pose well enough to correct for the height of thick pieces: pieces are
+read at their **top face**, whose centre is the board point lifted by the piece height and
+projected with the pose recovered from the homography (see `project`).
+
+>>> import games, numpy as np
+>>> layout = BoardLayout.for_game(games.get("xiangqi"))
+>>> cal = Calibration.from_corners(layout, [(100, 600), (500, 600), (500, 100), (100, 100)], (640, 720))
+>>> [round(v) for v in cal.point_pixel(games.Point(0, 0))]
+[100, 600]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from calibration.layout import BoardLayout
+from games import Point
+
+
+class CalibrationError(ValueError):
+    """Corners, markers or images that do not give a usable board position."""
+
+
+@dataclass
+class Calibration:
+    """The board seen by one camera: sheet (mm) → image (px) homography and derived pose."""
+
+    layout: BoardLayout
+    homography: np.ndarray
+    image_size: tuple[int, int]  # width, height
+    method: str = "corners"
+    piece_height_mm: float = 0.0
+    piece_radius_ratio: float = 0.45  # piece radius as a fraction of the point spacing
+    _pose: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(default=None, repr=False)
+
+    # ------------------------------------------------------------------ making one
+    @classmethod
+    def from_corners(cls, layout: BoardLayout, corners_px: Sequence[Sequence[float]],
+                     image_size: tuple[int, int], **kwargs) -> Calibration:
+        """Calibrate from the four corner points of the playing grid, in the order
+        first-file/first-rank, last-file/first-rank, last-file/last-rank, first-file/last-rank
+        (for Xiangqi a0, i0, i9, a9: White's left corner first, then anticlockwise as White
+        sees the board). The order fixes the orientation.
+        """
+        pixels = _as_points(corners_px, "corners")
+        if len(pixels) != 4:
+            raise CalibrationError(f"need 4 corner points, got {len(pixels)}")
+        width, height = image_size
+        for x, y in pixels:
+            if not (0 <= x < width and 0 <= y < height):
+                raise CalibrationError(f"corner ({x:g}, {y:g}) lies outside the {width}×{height} image")
+        if not _is_convex(pixels):
+            raise CalibrationError("the four corners do not form a convex quadrilateral: check their order")
+        if abs(_signed_area(pixels)) < 400.0:
+            raise CalibrationError("the four corners enclose almost no area")
+        sheet = np.array([layout.point_mm(p) for p in layout.corner_points()], dtype=np.float64)
+        homography = cv2.getPerspectiveTransform(sheet.astype(np.float32), np.array(pixels, dtype=np.float32))
+        return cls(layout, homography.astype(np.float64), (int(width), int(height)), "corners", **kwargs)
+
+    @classmethod
+    def from_correspondences(cls, layout: BoardLayout, sheet_mm: np.ndarray, pixels: np.ndarray,
+                             image_size: tuple[int, int], method: str, **kwargs) -> Calibration:
+        if len(sheet_mm) < 4:
+            raise CalibrationError(f"need at least 4 reference points, found {len(sheet_mm)}")
+        homography, inliers = cv2.findHomography(sheet_mm.astype(np.float64), pixels.astype(np.float64),
+                                                 cv2.RANSAC, 4.0)
+        if homography is None or inliers is None or int(inliers.sum()) < 4:
+            raise CalibrationError("the reference points do not agree on one board position")
+        return cls(layout, homography, (int(image_size[0]), int(image_size[1])), method, **kwargs)
+
+    # ------------------------------------------------------------------ mapping
+    def sheet_to_pixels(self, sheet_mm: np.ndarray) -> np.ndarray:
+        points = np.asarray(sheet_mm, dtype=np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(points, self.homography).reshape(-1, 2)
+
+    def pixels_to_sheet(self, pixels: np.ndarray) -> np.ndarray:
+        points = np.asarray(pixels, dtype=np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(points, np.linalg.inv(self.homography)).reshape(-1, 2)
+
+    def point_pixel(self, point: Point) -> tuple[float, float]:
+        """Where the base of a piece on `point` appears in the image."""
+        x, y = self.sheet_to_pixels(np.array([self.layout.point_mm(point)]))[0]
+        return float(x), float(y)
+
+    def piece_center_pixel(self, point: Point) -> tuple[float, float]:
+        """Where the top face of a piece on `point` appears: the base lifted by the piece height."""
+        if self.piece_height_mm <= 0:
+            return self.point_pixel(point)
+        x, y = self.layout.point_mm(point)
+        px = self.project(np.array([[x, y, self.piece_height_mm]]))[0]
+        return float(px[0]), float(px[1])
+
+    def all_points(self) -> list[Point]:
+        return list(self.layout.geometry.points())
+
+    def piece_radius_px(self, point: Point | None = None) -> float:
+        """The apparent radius of a piece, from the local scale of the homography."""
+        g = self.layout.geometry
+        point = point or Point(g.files // 2, g.ranks // 2)
+        x, y = self.layout.point_mm(point)
+        r = self.layout.pitch_mm * self.piece_radius_ratio
+        ring = np.array([[x + r, y], [x - r, y], [x, y + r], [x, y - r]])
+        px = self.sheet_to_pixels(ring)
+        return float((np.linalg.norm(px[0] - px[1]) + np.linalg.norm(px[2] - px[3])) / 4)
+
+    def grid_corners_px(self) -> np.ndarray:
+        return self.sheet_to_pixels(np.array([self.layout.point_mm(p) for p in self.layout.corner_points()]))
+
+    def warp(self, image: np.ndarray, px_per_mm: float = 2.0) -> np.ndarray:
+        """The board seen from straight above: the whole sheet at `px_per_mm`."""
+        w, h = self.layout.sheet_size_mm
+        scale = np.diag([px_per_mm, px_per_mm, 1.0])
+        to_top_view = scale @ np.linalg.inv(self.homography)
+        return cv2.warpPerspective(image, to_top_view, (round(w * px_per_mm), round(h * px_per_mm)))
+
+    def drift_px(self, other: Calibration) -> float:
+        """How far the grid corners moved between two calibrations, in pixels (largest corner)."""
+        return float(np.max(np.linalg.norm(self.grid_corners_px() - other.grid_corners_px(), axis=1)))
+
+    # ------------------------------------------------------------------ pose
+    def focal_length_px(self) -> float:
+        """The focal length implied by the homography (square pixels, centred principal point).
+
+        A camera looking straight down does not reveal it; then a typical webcam/phone field of
+        view (about 60° across the longer side) is assumed.
+        """
+        width, height = self.image_size
+        shift = np.array([[1, 0, -width / 2], [0, 1, -height / 2], [0, 0, 1]], dtype=np.float64)
+        h = shift @ self.homography
+        h = h / np.linalg.norm(h[:, 0])
+        estimates = []
+        denom = h[2, 0] * h[2, 1]
+        if abs(denom) > 1e-12:
+            f2 = -(h[0, 0] * h[0, 1] + h[1, 0] * h[1, 1]) / denom
+            if f2 > 0:
+                estimates.append(f2)
+        denom = h[2, 1] ** 2 - h[2, 0] ** 2
+        if abs(denom) > 1e-12:
+            f2 = (h[0, 0] ** 2 + h[1, 0] ** 2 - h[0, 1] ** 2 - h[1, 1] ** 2) / denom
+            if f2 > 0:
+                estimates.append(f2)
+        longest = max(width, height)
+        default = longest / (2 * math.tan(math.radians(30)))
+        plausible = [math.sqrt(f2) for f2 in estimates if 0.3 * longest <= math.sqrt(f2) <= 6 * longest]
+        return float(np.median(plausible)) if plausible else default
+
+    def pose(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Camera matrix K, rotation R and translation t with image ~ K (R X + t) for sheet X (mm)."""
+        if self._pose is None:
+            width, height = self.image_size
+            f = self.focal_length_px()
+            k = np.array([[f, 0, width / 2], [0, f, height / 2], [0, 0, 1]], dtype=np.float64)
+            b = np.linalg.inv(k) @ self.homography
+            scale = 1.0 / np.linalg.norm(b[:, 0])
+            if b[2, 2] * scale < 0:  # the board lies in front of the camera
+                scale = -scale
+            r1, r2, t = b[:, 0] * scale, b[:, 1] * scale, b[:, 2] * scale
+            r2 = r2 - r1 * np.dot(r1, r2)
+            r2 /= np.linalg.norm(r2)
+            rotation = np.column_stack([r1, r2, np.cross(r1, r2)])
+            self._pose = (k, rotation, t)
+        return self._pose
+
+    def project(self, sheet_xyz: np.ndarray) -> np.ndarray:
+        """Project sheet points with a height (mm above the board) into the image."""
+        k, rotation, t = self.pose()
+        points = np.asarray(sheet_xyz, dtype=np.float64).reshape(-1, 3).copy()
+        camera = -rotation.T @ t
+        # "Above the board" is the camera's side of the sheet plane.
+        points[:, 2] *= math.copysign(1.0, camera[2])
+        cam = (rotation @ points.T).T + t
+        px = (k @ cam.T).T
+        return px[:, :2] / px[:, 2:3]
+
+    def viewing_angle_deg(self) -> float:
+        """The angle between the camera's axis and the board's normal (0 = straight above)."""
+        _, rotation, _ = self.pose()
+        return float(math.degrees(math.acos(min(1.0, abs(rotation[2, 2])))))
+
+
+def _as_points(values: Sequence[Sequence[float]], what: str) -> list[tuple[float, float]]:
+    points = []
+    for value in values:
+        try:
+            x, y = (float(v) for v in value)
+        except (TypeError, ValueError):
+            raise CalibrationError(f"{what}: {value!r} is not an x,y pair") from None
+        if not (math.isfinite(x) and math.isfinite(y)):
+            raise CalibrationError(f"{what}: {value!r} is not a finite x,y pair")
+        points.append((x, y))
+    return points
+
+
+def _signed_area(points: Sequence[tuple[float, float]]) -> float:
+    area = 0.0
+    for (x1, y1), (x2, y2) in zip(points, points[1:] + points[:1], strict=True):
+        area += x1 * y2 - x2 * y1
+    return area / 2
+
+
+def _is_convex(points: Sequence[tuple[float, float]]) -> bool:
+    signs = []
+    n = len(points)
+    for i in range(n):
+        (x1, y1), (x2, y2), (x3, y3) = points[i], points[(i + 1) % n], points[(i + 2) % n]
+        cross = (x2 - x1) * (y3 - y2) - (y2 - y1) * (x3 - x2)
+        signs.append(cross > 0)
+    return all(signs) or not any(signs)
+
+
+def parse_corners(text: str) -> list[tuple[float, float]]:
+    """Read ``"x,y x,y x,y x,y"`` as typed on a command line."""
+    pairs = text.replace(";", " ").split()
+    if len(pairs) != 4:
+        raise CalibrationError(f"--corners needs 4 x,y pairs, got {len(pairs)}: {text!r}")
+    points = []
+    for pair in pairs:
+        parts = pair.split(",")
+        if len(parts) != 2:
+            raise CalibrationError(f"corner {pair!r} is not x,y")
+        try:
+            points.append((float(parts[0]), float(parts[1])))
+        except ValueError:
+            raise CalibrationError(f"corner {pair!r} is not two numbers") from None
+    return points

@@ -1,0 +1,200 @@
+"""Calibration: corners, markers, pose and profiles on rendered views of the printed board."""
+
+import json
+import math
+import xml.etree.ElementTree as ET
+
+import cv2
+import numpy as np
+import pytest
+
+import games
+from calibration import BoardLayout, Calibration, CalibrationError, parse_corners
+from calibration.markers import BoardLocator, calibrate_from_markers, detect_markers
+from calibration.printable import to_image, to_svg, write_board
+from calibration.profile import load, save
+from games import Point
+
+PX_PER_MM = 2.0
+
+
+def camera_view(layout, yaw_deg=0.0, tilt_deg=35.0, distance_mm=900.0, size=(1280, 960), focal=1000.0):
+    """A pinhole camera looking at the sheet: returns K, the sheet→image homography and the image."""
+    variant = games.get(layout.geometry.name)
+    sheet = to_image(variant, layout, PX_PER_MM)
+    w_mm, h_mm = layout.sheet_size_mm
+    centre = np.array([w_mm / 2, h_mm / 2, 0.0])
+    tilt, yaw = math.radians(tilt_deg), math.radians(yaw_deg)
+    # The camera sits above the sheet (negative z: the sheet frame's z points into the paper),
+    # tilted towards White's side, and looks at the sheet's centre.
+    position = centre + distance_mm * np.array([math.sin(yaw) * math.sin(tilt),
+                                                math.cos(yaw) * math.sin(tilt), -math.cos(tilt)])
+    forward = centre - position
+    forward /= np.linalg.norm(forward)
+    up_hint = np.array([0.0, -1.0, 0.0])
+    right = np.cross(forward, up_hint)
+    if np.linalg.norm(right) < 1e-6:
+        right = np.array([1.0, 0.0, 0.0])
+    right /= np.linalg.norm(right)
+    down = np.cross(forward, right)
+    rotation = np.vstack([right, down, forward])
+    t = -rotation @ position
+    k = np.array([[focal, 0, size[0] / 2], [0, focal, size[1] / 2], [0, 0, 1]])
+    homography = k @ np.column_stack([rotation[:, 0], rotation[:, 1], t])
+    homography /= homography[2, 2]
+    from_sheet_pixels = np.diag([1 / PX_PER_MM, 1 / PX_PER_MM, 1.0])
+    image = cv2.warpPerspective(sheet, homography @ from_sheet_pixels, size, borderValue=(90, 110, 120))
+    return k, homography, image
+
+
+@pytest.fixture(params=["xiangqi"])
+def layout(request):
+    return BoardLayout.for_game(games.get(request.param))
+
+
+def test_layout_points_follow_white_at_bottom(layout):
+    a0 = layout.point_mm(Point(0, 0))
+    a9 = layout.point_mm(Point(0, 9))
+    i0 = layout.point_mm(Point(8, 0))
+    assert a9[1] < a0[1] and i0[0] > a0[0]
+    assert math.isclose(i0[0] - a0[0], 8 * layout.pitch_mm)
+
+
+def test_corners_map_exactly_and_fix_orientation(layout):
+    corners = [(200.0, 700.0), (600.0, 690.0), (560.0, 150.0), (230.0, 160.0)]
+    cal = Calibration.from_corners(layout, corners, (800, 800))
+    for point, expected in zip(layout.corner_points(), corners, strict=True):
+        assert np.allclose(cal.point_pixel(point), expected, atol=1e-6)
+    # The centre of the board lands inside the quadrilateral.
+    x, y = cal.point_pixel(Point(4, 5))
+    assert 230 < x < 600 and 150 < y < 700
+
+
+@pytest.mark.parametrize("corners,message", [
+    ([(1, 1), (2, 2), (3, 3)], "need 4"),
+    ([(0, 0), (500, 0), (0, 500), (500, 500)], "convex"),
+    ([(0, 0), (10, 0), (10, 10), (0, 10)], "area"),
+    ([(0, 0), (500, 0), (500, 900), (0, 500)], "outside"),
+])
+def test_bad_corners_are_refused_with_a_reason(layout, corners, message):
+    with pytest.raises(CalibrationError, match=message):
+        Calibration.from_corners(layout, corners, (800, 800))
+
+
+def test_parse_corners_names_the_bad_pair():
+    assert parse_corners("1,2 3,4 5,6 7,8") == [(1, 2), (3, 4), (5, 6), (7, 8)]
+    with pytest.raises(ValueError, match="'3;x'|not two numbers|x,y"):
+        parse_corners("1,2 3,4 5,6 7,x")
+
+
+@pytest.mark.parametrize("yaw,tilt", [(0, 0), (0, 30), (20, 45), (-35, 40)])
+def test_markers_recover_the_board_within_a_pixel(layout, yaw, tilt):
+    _, truth, image = camera_view(layout, yaw_deg=yaw, tilt_deg=tilt)
+    found = detect_markers(image)
+    assert len(found.ids) >= 6, found.ids
+    cal = calibrate_from_markers(layout, image)
+    points = [layout.point_mm(p) for p in layout.geometry.points()]
+    expected = cv2.perspectiveTransform(np.array(points).reshape(-1, 1, 2), truth).reshape(-1, 2)
+    error = np.linalg.norm(cal.sheet_to_pixels(np.array(points)) - expected, axis=1)
+    assert error.max() < 1.0, error.max()
+
+
+def test_pose_recovers_focal_length_and_viewing_angle(layout):
+    _, truth, image = camera_view(layout, yaw_deg=15, tilt_deg=40, focal=1000.0)
+    cal = Calibration(layout, truth, (1280, 960))
+    assert abs(cal.focal_length_px() - 1000.0) < 10
+    assert abs(cal.viewing_angle_deg() - 40.0) < 1.0
+
+
+def test_piece_top_is_lifted_towards_the_camera(layout):
+    k, truth, _ = camera_view(layout, yaw_deg=0, tilt_deg=45, focal=1000.0)
+    cal = Calibration(layout, truth, (1280, 960), piece_height_mm=15.0)
+    base = np.array(cal.point_pixel(Point(4, 9)))
+    top = np.array(cal.piece_center_pixel(Point(4, 9)))
+    # Seen from White's side at 45°, the top of a piece appears above (smaller y) its base.
+    assert top[1] < base[1] - 5
+    # And by the amount a pinhole camera predicts: h·tan(45°) on the sheet, foreshortened.
+    flat = Calibration(layout, truth, (1280, 960))
+    assert np.linalg.norm(top - base) < np.linalg.norm(
+        np.array(flat.point_pixel(Point(4, 9))) - np.array(flat.point_pixel(Point(4, 8))))
+
+
+def test_locator_follows_a_bumped_board_and_ignores_hidden_markers(layout):
+    _, _, image = camera_view(layout, yaw_deg=0, tilt_deg=30)
+    locator = BoardLocator(calibrate_from_markers(layout, image))
+    assert not locator.update(image)
+    shifted = np.roll(image, 12, axis=1)
+    assert locator.update(shifted)
+    blank = np.full_like(image, 128)
+    assert not locator.update(blank)
+    assert locator.moves == 1
+
+
+def test_profile_round_trip(layout, tmp_path):
+    _, _, image = camera_view(layout, yaw_deg=10, tilt_deg=35)
+    cal = calibrate_from_markers(layout, image, piece_height_mm=12.0)
+    path = tmp_path / "profile.json"
+    data = save(cal, path, camera="0", image=image)
+    assert data["colour"]["samples"] > 0
+    again = load(path)
+    assert np.allclose(again.homography, cal.homography)
+    assert again.piece_height_mm == 12.0
+    assert json.loads(path.read_text())["game"] == "xiangqi"
+
+
+@pytest.mark.parametrize("content,message", [
+    ("not json", "not JSON"), ("[]", "JSON object"), ('{"version": 9}', "version"),
+    ('{"version": 1, "game": "xiangqi"}', "missing or bad"),
+])
+def test_damaged_profile_is_refused(tmp_path, content, message):
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    with pytest.raises(CalibrationError, match=message):
+        load(path)
+
+
+def test_printed_svg_and_pdf(tmp_path):
+    variant = games.get("xiangqi")
+    svg = tmp_path / "board.svg"
+    write_board(variant, svg)
+    root = ET.fromstring(svg.read_text())
+    assert root.tag.endswith("svg")
+    assert len(root.findall(".//{http://www.w3.org/2000/svg}line")) > 20
+    pdf = tmp_path / "board.pdf"
+    write_board(variant, pdf)
+    assert pdf.read_bytes().startswith(b"%PDF")
+    with pytest.raises(ValueError, match="svg or .pdf"):
+        write_board(variant, tmp_path / "board.png")
+    assert "markers 0–7" in to_svg(variant, BoardLayout.for_game(variant))
+
+
+def test_cli_print_board_and_calibrate_from_a_photo(tmp_path, layout):
+    import subprocess
+    import sys
+
+    def banco(*args):
+        return subprocess.run([sys.executable, "-m", "banco", *args], capture_output=True, text=True)
+
+    result = banco("print-board", "--game", "xiangqi", "--out", str(tmp_path / "b.svg"))
+    assert result.returncode == 0, result.stderr
+    _, truth, image = camera_view(layout, yaw_deg=10, tilt_deg=30)
+    photo = tmp_path / "photo.png"
+    cv2.imwrite(str(photo), image)
+    out = tmp_path / "cal.json"
+    result = banco("calibrate", "--game", "xiangqi", "--image", str(photo), "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == f"wrote {out}"
+    cal = load(out)
+    expected = cv2.perspectiveTransform(np.array([[layout.point_mm(Point(4, 4))]]), truth).reshape(2)
+    assert np.linalg.norm(np.array(cal.point_pixel(Point(4, 4))) - expected) < 1.0
+    # Corners given by hand; then a bad image and bad corners give one line each.
+    corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in cv2.perspectiveTransform(
+        np.array([[layout.point_mm(p)] for p in layout.corner_points()]), truth).reshape(-1, 2))
+    result = banco("calibrate", "--image", str(photo), "--corners", corners, "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    for args, words in [(["--image", str(tmp_path / "none.png")], "does not exist"),
+                        (["--image", str(tmp_path / "b.svg")], "not an image"),
+                        (["--image", str(photo), "--corners", "1,2 3,4"], "4 x,y pairs")]:
+        result = banco("calibrate", *args, "--out", str(out))
+        assert result.returncode == 2 and words in result.stderr and "Traceback" not in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
