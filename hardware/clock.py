@@ -186,6 +186,8 @@ class ChessClock:
     def remaining(self, side: Color, at: int) -> int:
         """The time `side` would have if its clock were stopped at `at` (never below zero)."""
         stored = self._stored(side)
+        if side is self._paused_side:
+            return max(0, stored - self._charged(self._turn_used))
         if side is not self.running:
             return stored
         return max(0, stored - self._charged(self._used(at)))
