@@ -465,6 +465,9 @@ class Decoder:
             if self._overflow:
                 self._overflow = False
                 self._buffer.clear()
+            elif len(self._buffer) + end - start >= MAX_LINE:
+                self._buffer.clear()
+                self._error("line longer than the frame limit")
             else:
                 self._buffer += data[start:end]
                 line = bytes(self._buffer)
@@ -478,7 +481,7 @@ class Decoder:
         if self._overflow:
             return
         self._buffer += tail
-        if len(self._buffer) >= MAX_LINE:
+        if len(self._buffer) >= MAX_LINE:  # no newline can make this a frame any more
             self._buffer.clear()
             self._overflow = True
             self._error("line longer than the frame limit")
