@@ -285,9 +285,7 @@ class ChessClock:
         self._turn_start, self._turn_used = at, 0
 
     def _record(self, at: int, action: str, reason: str = "", by: str = "") -> None:
-        white, black = (self._stored(WHITE), self._stored(BLACK))
-        if self.running is not None:
-            white, black = self.times(at)
+        white, black = self.times(at)
         self.audit.append(AuditEntry(at, action, white, black, reason, by))
 
 

@@ -241,6 +241,10 @@ class Link:
             waiting = "waiting" if not self._was_connected else "reconnecting"
             self._set_state(waiting, f"{port} is not available ({error}); trying every {self.reconnect_s:g} s")
             return
+        try:
+            handle.reset_input_buffer()  # bytes from before we opened belong to nobody
+        except (serial.SerialException, OSError):
+            pass
         with self._lock:
             self._serial = handle
             self._current_port = port
