@@ -396,6 +396,7 @@ class Simulator:
         self.path = ""
         self.plugged = False
         self.boots = 1
+        self.hung = False  # test hook: the firmware stops answering, the port stays open
         self._stop = threading.Event()
         self._plug_lock = threading.Lock()
         self._thread: threading.Thread | None = None
@@ -444,7 +445,7 @@ class Simulator:
                     fd = -1
                 else:
                     fd = self.endpoint.fileno()
-            if fd < 0:
+            if fd < 0 or self.hung:
                 self._stop.wait(0.01)
                 continue
             try:
