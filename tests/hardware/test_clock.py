@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.base import BLACK, WHITE, Outcome, Termination
@@ -140,6 +140,7 @@ def test_time_never_goes_backwards():
         clock.press(WHITE, 4000)
 
 
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(["15+10", "30+10", "15+0", "30+0", "5d5", "5b5"]),
        st.lists(st.integers(0, 120_000), max_size=60))
 def test_time_is_conserved(control_text, turns):

@@ -77,6 +77,7 @@ def expected(items):
     return [Received(seq, message) for seq, message in items]
 
 
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(frames)
 def test_decode_of_encode_is_identity(item):
     seq, message = item
@@ -87,6 +88,7 @@ def test_decode_of_encode_is_identity(item):
     assert decoder.errors == 0
 
 
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(frames, max_size=8), st.data())
 def test_any_chunking_gives_the_same_events(items, data):
     raw = stream(items)
@@ -99,6 +101,7 @@ def test_any_chunking_gives_the_same_events(items, data):
     assert decoder.errors == 0
 
 
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.binary(max_size=300), st.lists(frames, min_size=1, max_size=5))
 def test_garbage_prefix_resyncs_at_the_next_newline(garbage, items):
     decoder = Decoder()
@@ -107,6 +110,7 @@ def test_garbage_prefix_resyncs_at_the_next_newline(garbage, items):
     assert len(out) - len(items) <= garbage.count(b"\n") + 1
 
 
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.binary(max_size=300).filter(lambda g: b"\n" not in g), st.lists(frames, min_size=2, max_size=5))
 def test_garbage_without_newline_costs_at_most_the_first_frame(garbage, items):
     out = Decoder().feed(garbage + stream(items))
@@ -121,7 +125,7 @@ def _countable_lines(data: bytes) -> int:
     return count + (1 if len(tail) >= MAX_LINE else 0)
 
 
-@settings(suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.binary(max_size=3000), st.data())
 def test_random_bytes_never_raise_and_every_bad_line_is_counted(raw, data):
     cuts = sorted(data.draw(st.lists(st.integers(0, len(raw)), max_size=10)))
@@ -135,6 +139,7 @@ def test_random_bytes_never_raise_and_every_bad_line_is_counted(raw, data):
     assert out == Decoder().feed(raw)
 
 
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(list(b"0123456789 ACKNLEDPRSHOGFIUTJW*xbw\r\n=/,") + [0x2A]), max_size=400))
 def test_near_miss_bytes_never_raise(chars):
     raw = bytes(chars)

@@ -7,7 +7,7 @@ import threading
 import time
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.base import Point
@@ -22,6 +22,7 @@ from hardware.wled import (
 )
 
 
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(1, 16), st.integers(1, 16), st.booleans(), st.sampled_from(["rank", "file"]),
        st.integers(0, 3))
 def test_every_point_has_its_own_led(files, ranks, serpentine, by, first):
