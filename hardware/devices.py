@@ -78,6 +78,8 @@ class _Device:
             self.kind,
             port,
             hello=_host_hello(),
+            restore=self._restore,
+            state_lock=self._lock,
             on_connect=self._connected,
             on_message=self._message,
             on_disconnect=self._disconnected,
@@ -107,14 +109,11 @@ class _Device:
     def _restore(self) -> list[Message]:
         return []
 
-    def _connected(self, hello: Hello, reconnect: bool) -> list[Message]:
-        with self._lock:
-            restore = self._restore()
-        self._sink(DeviceConnected(self.kind, self.link._current_port, hello, reconnect))
-        return restore
+    def _connected(self, hello: Hello, reconnect: bool) -> None:
+        self._sink(DeviceConnected(self.kind, self.link.current_port, hello, reconnect))
 
     def _disconnected(self, reason: str) -> None:
-        self._sink(DeviceDisconnected(self.kind, self.link._current_port, reason))
+        self._sink(DeviceDisconnected(self.kind, self.link.current_port, reason))
 
     def _rejected(self, message: Message, reason: str) -> None:
         self._sink(CommandRejected(self.kind, type(message).__name__, reason))

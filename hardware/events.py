@@ -7,6 +7,8 @@ bridge with ``loop.call_soon_threadsafe(async_queue.put_nowait, event)``.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from games.base import Color
@@ -78,3 +80,12 @@ class CommandLost:
 
 
 Event = DeviceConnected | DeviceDisconnected | ClockPress | FlagFall | CommandRejected | CommandLost
+
+
+def asyncio_sink(loop: asyncio.AbstractEventLoop, events: asyncio.Queue) -> Callable[[Event], None]:
+    """A sink for the device interfaces that hands events to an asyncio queue from their threads."""
+
+    def put(event: Event) -> None:
+        loop.call_soon_threadsafe(events.put_nowait, event)
+
+    return put

@@ -13,8 +13,8 @@ says HELLO, waits for the device's HELLO, then carries frames both ways:
   must not count twice);
 - PING every `ping_s` when idle; `silence_s` without a byte from the device means it is gone;
 - after a loss it tries again every `reconnect_s`; on each (re)connection the owner's
-  `on_connect` returns the messages that restore the device (the current LED frame, the
-  clock's state), which are sent before anything else.
+  `restore` returns the messages that restore the device (the current LED frame, the
+  clock's state), which are sent before anything else; then `on_connect` is told.
 
 Each change of state is logged once on the ``banco.hardware`` logger.
 """
@@ -93,8 +93,10 @@ class Link:
         port: str | None,
         *,
         hello: Hello,
-        on_connect: Callable[[Hello, bool], list[Message]],
         on_message: Callable[[Message], None],
+        restore: Callable[[], list[Message]] = lambda: [],
+        on_connect: Callable[[Hello, bool], None] = lambda hello, reconnect: None,
+        state_lock: threading.RLock | None = None,
         on_disconnect: Callable[[str], None] = lambda reason: None,
         on_reject: Callable[[Message, str], None] = lambda message, reason: None,
         on_lost: Callable[[Message, int], None] = lambda message, attempts: None,
@@ -113,6 +115,8 @@ class Link:
         self.port = port
         self._hello = hello
         self._on_connect = on_connect
+        self._restore = restore
+        self._state_lock = state_lock or threading.RLock()
         self._on_message = on_message
         self._on_disconnect = on_disconnect
         self._on_reject = on_reject
@@ -146,6 +150,7 @@ class Link:
         self._current_port = ""
         self._candidates: list[str] = []
         self._last_good = ""
+        self._hello_acked = False
         self.device_hello: Hello | None = None
         self.protocol_errors = 0
         self.connections = 0
@@ -178,6 +183,11 @@ class Link:
     @property
     def state(self) -> str:
         return self._state
+
+    @property
+    def current_port(self) -> str:
+        """The port last opened (the one found, when auto-detecting)."""
+        return self._current_port
 
     def wait_connected(self, timeout: float) -> bool:
         return self._connected.wait(timeout)
@@ -252,6 +262,7 @@ class Link:
             self._outbox.clear()
             self._in_flight = None
             self._seen.clear()
+            self._hello_acked = False
             self._opened_at = self._last_heard = self._now()
         self._set_state("handshake", f"opened {port}; saying HELLO")
         self._write(b"\n")  # flush whatever half line the device holds (PROTOCOL.md, resync)
@@ -355,6 +366,8 @@ class Link:
                 if flight is None or flight.seq != message.seq:
                     return  # a late ACK of a frame already resent and acknowledged
                 self._in_flight = None
+            if isinstance(flight.message, Hello) and isinstance(message, Ack):
+                self._hello_acked = True
             if isinstance(message, Nak):
                 log.warning("%s: device refused %s: %s", self.name, type(flight.message).__name__, message.reason)
                 if not isinstance(flight.message, Ping):
@@ -362,7 +375,11 @@ class Link:
             return
         self._send_frame(Ack(seq), 0)
         if isinstance(message, Hello):
-            self._greeted(message)
+            if self._hello_acked:
+                self._greeted(message)
+            else:
+                # Sent before our HELLO was heard (a boot banner, say): the answer to ours follows.
+                log.debug("%s: device HELLO before ours was acknowledged; waiting for its answer", self.name)
             return
         if seq in self._seen:
             return
@@ -377,21 +394,25 @@ class Link:
             log.warning("%s: %s answered but %s", self.name, self._current_port, problem)
             raise serial.SerialException(problem)
         reconnect = self._was_connected
-        restore = self._on_connect(hello, reconnect)
-        with self._lock:
-            self.device_hello = hello
-            self._seen.clear()
-            # A device HELLO means a fresh session: what was queued before is superseded by restore.
-            self._outbox = collections.deque(restore)
-            self._in_flight = None
-            already = self._connected.is_set()
-            self._connected.set()
-            self.connections += 1
-            self._was_connected = True
-            self._candidates = []
+        # Under the owner's lock: a command the owner sends meanwhile is either already in the
+        # restored state or queued after it, never lost between the two.
+        with self._state_lock:
+            restore = self._restore()
+            with self._lock:
+                self.device_hello = hello
+                self._seen.clear()
+                # A device HELLO means a fresh session: what was queued before is superseded.
+                self._outbox = collections.deque(restore)
+                self._in_flight = None
+                already = self._connected.is_set()
+                self._connected.set()
+                self.connections += 1
+                self._was_connected = True
+                self._candidates = []
         self._last_good = self._current_port
         if already:
             log.info("%s: device on %s restarted; restoring its state", self.name, self._current_port)
         fields = " ".join(f"{k}={v}" for k, v in hello.info)
         self._set_state("connected", f"{'re' if reconnect else ''}connected on {self._current_port} "
                         f"(banco/{hello.version} {fields})")
+        self._on_connect(hello, reconnect)

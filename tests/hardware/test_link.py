@@ -61,20 +61,21 @@ def test_a_device_over_tcp_with_a_socket_url(stepped):
         simulator.stop()
 
 
-def test_a_loop_url_talks_to_itself_through_the_whole_handshake():
-    """loop:// echoes every byte: the link reads its own HELLO as the device's and ACKs it."""
+def test_a_loop_url_opens_but_its_echo_is_never_taken_for_a_device():
+    """loop:// echoes every byte: the link ACKs its own HELLO coming back, but an echo never
+    answers with a HELLO of its own after that, so no device is announced."""
     greeted = []
     link = Link(
         "echo",
         "loop://",
         hello=Hello(info=(("kind", "both"),)),
-        on_connect=lambda hello, again: greeted.append(hello) or [],
+        on_connect=lambda hello, again: greeted.append(hello),
         on_message=lambda message: None,
     )
     with link:
-        assert link.wait_connected(5)
-        wait_until(link.idle, what="the echoed HELLO acknowledged")
-    assert greeted == [Hello(info=(("kind", "both"),))]
+        wait_until(lambda: link.state == "handshake" and link.idle(), what="the echoed HELLO acknowledged")
+        assert not link.wait_connected(1.0)
+    assert greeted == []
 
 
 def test_a_hung_device_is_noticed_by_its_silence_and_picked_up_again(make_sim, stepped):
@@ -93,3 +94,28 @@ def test_a_hung_device_is_noticed_by_its_silence_and_picked_up_again(make_sim, s
         assert next_event(clock.events, DeviceConnected).reconnect
         wait_until(lambda: simulator.device.clock is not None and simulator.device.clock.running is WHITE,
                    what="the clock restored on the rebooted device")
+
+
+def test_events_reach_an_asyncio_queue_from_the_link_thread(make_sim, stepped):
+    import asyncio
+
+    from hardware.events import asyncio_sink
+
+    simulator = make_sim("clock")
+
+    async def main():
+        events: asyncio.Queue = asyncio.Queue()
+        clock = SerialClock(simulator.path, sink=asyncio_sink(asyncio.get_running_loop(), events), now_ms=stepped)
+        with clock:
+            connected = await asyncio.wait_for(events.get(), timeout=10)
+            assert isinstance(connected, DeviceConnected)
+            clock.set_control(PRESETS["15+0"])
+            clock.start(WHITE)
+            while not clock.link.idle():
+                await asyncio.sleep(0.01)
+            stepped.advance(1234)
+            simulator.device.press(WHITE)
+            press = await asyncio.wait_for(events.get(), timeout=10)
+            assert isinstance(press, ClockPress) and press.white_ms == 15 * 60_000 - 1234
+
+    asyncio.run(main())
