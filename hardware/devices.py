@@ -224,6 +224,9 @@ class SerialClock(_Device):
     def _press(self, press: Press) -> None:
         side = _side(press.side)
         with self._lock:
+            last = self.presses[-1] if self.presses else None
+            if last is not None and (last.side, last.t_dev_ms) == (side, press.t_dev_ms):
+                return  # the same press again, re-sent under a new seq after a new session
             now = self.now_ms()
             if self.mirror is None:
                 host_white, host_black = press.white_ms, press.black_ms

@@ -373,6 +373,8 @@ class Link:
                 if not isinstance(flight.message, Ping):
                     self._on_reject(flight.message, message.reason)
             return
+        if not isinstance(message, Hello) and not self._connected.is_set():
+            return  # not ACKed: the device sends it again once the session is open
         self._send_frame(Ack(seq), 0)
         if isinstance(message, Hello):
             if self._hello_acked:
@@ -384,7 +386,7 @@ class Link:
         if seq in self._seen:
             return
         self._seen.append(seq)
-        if isinstance(message, Ping) or not self._connected.is_set():
+        if isinstance(message, Ping):
             return
         self._on_message(message)
 

@@ -144,10 +144,14 @@ class VirtualDevice:
         self._seen.append(seq)
         self._out += encode(Ack(seq), 0)
         if isinstance(message, Hello):
+            # A new host session: our HELLO goes first, ahead of anything waiting (a press
+            # not yet acknowledged is sent again after it, under a new seq; none is dropped).
             self.host_seen = True
-            self._queue.clear()
+            if self._in_flight is not None and not isinstance(self._in_flight[1], Hello | Ping):
+                self._queue.appendleft(self._in_flight[1])
             self._in_flight = None
-            self._queue.append(self.hello())
+            self._queue = collections.deque(m for m in self._queue if not isinstance(m, Hello | Ping))
+            self._queue.appendleft(self.hello())
 
     def _apply(self, message: Message) -> str | None:
         has_clock = self.kind in ("clock", "both")

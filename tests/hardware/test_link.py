@@ -119,3 +119,25 @@ def test_events_reach_an_asyncio_queue_from_the_link_thread(make_sim, stepped):
             assert isinstance(press, ClockPress) and press.white_ms == 15 * 60_000 - 1234
 
     asyncio.run(main())
+
+
+def test_a_press_waiting_on_the_device_when_the_host_comes_back_is_delivered(stepped):
+    """The device kept running (TCP, no reboot); the host restarted; the press still arrives."""
+    simulator = Simulator(lambda: VirtualDevice("clock", now_ms=stepped), TcpEndpoint(0)).start()
+    try:
+        with SerialClock(simulator.path, now_ms=stepped) as clock:
+            next_event(clock.events, DeviceConnected)
+            clock.set_control(PRESETS["15+10"])
+            clock.start(WHITE)
+            wait_until(clock.link.idle, what="SET and RUN acknowledged")
+        stepped.advance(42_000)
+        sent = simulator.device.press(WHITE)  # nobody listens: it waits on the device
+        time.sleep(0.6)  # long enough for a resend into the void
+        with SerialClock(simulator.path, now_ms=stepped) as clock:
+            next_event(clock.events, DeviceConnected)
+            press = next_event(clock.events, ClockPress)
+            assert (press.side, press.t_dev_ms, press.white_ms) == (WHITE, sent.t_dev_ms, sent.white_ms)
+            time.sleep(1.2)  # any duplicate would have arrived by now
+            assert len(clock.presses) == 1
+    finally:
+        simulator.stop()
