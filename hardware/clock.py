@@ -261,6 +261,11 @@ class ChessClock:
         self._record(at, "resume", reason, by)
 
     @property
+    def turn_started(self) -> int:
+        """When the running turn (or its resumed part) began."""
+        return self._turn_start
+
+    @property
     def paused_side(self) -> Color | None:
         return self._paused_side
 

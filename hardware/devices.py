@@ -11,6 +11,7 @@ Both put `hardware.events` on a sink (``queue.Queue().put`` by default).
 
 from __future__ import annotations
 
+import collections
 import logging
 import queue
 import threading
@@ -39,6 +40,7 @@ from hardware.protocol import (
     Hello,
     LedFrame,
     Message,
+    Ping,
     Press,
 )
 
@@ -122,6 +124,8 @@ class _Device:
         self._sink(CommandLost(self.kind, type(message).__name__, attempts))
 
     def _message(self, message: Message) -> None:
+        if isinstance(message, Ping):
+            return
         log.warning("%s: unexpected %s from the device", self.kind, type(message).__name__)
 
 
@@ -141,6 +145,8 @@ class SerialClock(_Device):
         self.now_ms = now_ms
         self.mirror: ChessClock | None = None
         self.presses: list[ClockPress] = []
+        # host time minus device time, per frame heard; the smallest is the least delayed
+        self._offsets: collections.deque[int] = collections.deque(maxlen=16)
         super().__init__(port, sink, **link_options)
 
     def _accept(self, hello: Hello) -> str | None:
@@ -203,7 +209,20 @@ class SerialClock(_Device):
 
     # ---- the link's side
 
+    def _observe(self, t_dev_ms: int) -> None:
+        self._offsets.append(self.now_ms() - t_dev_ms)
+
+    def _host_time(self, t_dev_ms: int) -> int:
+        """When device time `t_dev_ms` was, on the host's time base (never in the future, never
+        before the mirror's running turn began)."""
+        at = t_dev_ms + min(self._offsets) if self._offsets else self.now_ms()
+        at = min(at, self.now_ms())
+        if self.mirror is not None:
+            at = max(at, self.mirror.turn_started)
+        return at
+
     def _restore(self) -> list[Message]:
+        self._offsets.clear()  # a new session may be a rebooted device with a new time base
         if self.mirror is None:
             return []
         messages: list[Message] = [self._set_message()]
@@ -214,7 +233,11 @@ class SerialClock(_Device):
         return messages
 
     def _message(self, message: Message) -> None:
-        if isinstance(message, Press):
+        if isinstance(message, Ping):
+            if message.t_ms is not None:
+                with self._lock:
+                    self._observe(message.t_ms)
+        elif isinstance(message, Press):
             self._press(message)
         elif isinstance(message, Flag):
             self._flag(message)
@@ -227,7 +250,8 @@ class SerialClock(_Device):
             last = self.presses[-1] if self.presses else None
             if last is not None and (last.side, last.t_dev_ms) == (side, press.t_dev_ms):
                 return  # the same press again, re-sent under a new seq after a new session
-            now = self.now_ms()
+            self._observe(press.t_dev_ms)
+            now = self._host_time(press.t_dev_ms)  # the press happened then, not when heard
             if self.mirror is None:
                 host_white, host_black = press.white_ms, press.black_ms
             else:
@@ -244,19 +268,21 @@ class SerialClock(_Device):
     def _flag(self, flag: Flag) -> None:
         side = _side(flag.side)
         with self._lock:
+            self._observe(flag.t_dev_ms)
             if self.mirror is not None:
                 if self.mirror.flagged(side):
                     return  # already known (the device flags again after a restore)
                 first = not self.mirror.flags
-                self.mirror.flags.append(FlagEvent(side, self.now_ms()))
+                at = self._host_time(flag.t_dev_ms)
+                self.mirror.flags.append(FlagEvent(side, at))
                 if self.mirror.running is side:
-                    self.mirror.sync(*self._zeroed(side), side, self.now_ms())
+                    self.mirror.sync(*self._zeroed(side, at), side, at)
             else:
                 first = True
         self._sink(FlagFall(side, flag.t_dev_ms, first))
 
-    def _zeroed(self, side: Color) -> tuple[int, int]:
-        white, black = self.mirror.times(self.now_ms())
+    def _zeroed(self, side: Color, at: int) -> tuple[int, int]:
+        white, black = self.mirror.times(at)
         return (0, black) if side is WHITE else (white, 0)
 
 

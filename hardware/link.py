@@ -201,7 +201,15 @@ class Link:
             if isinstance(message, LedFrame):
                 self._outbox = collections.deque(m for m in self._outbox if not isinstance(m, LedFrame))
             self._outbox.append(message)
-            return True
+            handle = self._serial
+        # Wake the thread from its read so the frame goes out now, not after the read timeout.
+        cancel = getattr(handle, "cancel_read", None)
+        if cancel is not None:
+            try:
+                cancel()
+            except (OSError, serial.SerialException):
+                pass
+        return True
 
     def idle(self) -> bool:
         """Nothing queued and nothing waiting for an ACK."""
@@ -386,8 +394,6 @@ class Link:
         if seq in self._seen:
             return
         self._seen.append(seq)
-        if isinstance(message, Ping):
-            return
         self._on_message(message)
 
     def _greeted(self, hello: Hello) -> None:
