@@ -258,3 +258,25 @@ def test_flag_fall_in_a_15_minute_commander_game_asks_for_points(make_sim, stepp
         second = next_event(clock.events, FlagFall)
         assert second.side is BLACK and not second.first
         assert clock.mirror.both_flags
+
+
+def test_a_press_heard_late_is_placed_at_the_instant_it_happened(make_sim, stepped):
+    """The host dates a press by the device's clock (mapped through the least-delayed frame),
+    not by when the bytes arrived, so a slow link does not move time between the players."""
+    simulator = make_sim("clock")
+    with SerialClock(simulator.path, now_ms=stepped) as clock:
+        next_event(clock.events, DeviceConnected)
+        clock.set_control(PRESETS["15+10"])
+        clock.start(WHITE)
+        wait_until(clock.link.idle, what="SET and RUN acknowledged")
+        time.sleep(1.2)  # a device PING or two: the host learns the device's time base
+        stepped.advance(20_000)
+        simulator.hung = True  # the bytes are stuck on the way ...
+        sent = simulator.device.press(WHITE)
+        stepped.advance(700)  # ... for 0.7 s of game time
+        simulator.hung = False
+        press = next_event(clock.events, ClockPress)
+        assert press.drift_ms <= TOLERANCE_MS
+        assert (press.white_ms, press.black_ms) == (sent.white_ms, sent.black_ms)
+        # Black's clock has been running since the press, not since it was heard.
+        assert clock.times()[1] == 15 * 60_000 - 700
