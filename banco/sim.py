@@ -24,6 +24,7 @@ from rich.table import Table
 from rich.text import Text
 
 from games.base import BLACK, WHITE
+from hardware.clock import ChessClock, ClockError, TimeControl
 from hardware.protocol import GRIDS, Pattern
 from hardware.simulator import PtyEndpoint, Simulator, TcpEndpoint, VirtualDevice
 from hardware.wled import pattern_level
@@ -67,7 +68,7 @@ def _clock_view(simulator: Simulator) -> Panel:
             label = _format_ms(ms) + ("  FLAG" if clock.flagged(side) else "")
             cells.append(Text(label, style=style + (" red" if clock.flagged(side) else "")))
         table.add_row(*cells)
-    table.add_row(Text("White: press A", style="dim"), Text("Black: press L", style="dim"))
+    table.add_row(Text("White: press A (S starts)", style="dim"), Text("Black: press L", style="dim"))
     status = "plugged" if simulator.plugged else "unplugged"
     return Panel(table, title=f"banco clock — {simulator.path} ({status})", subtitle="q quits")
 
@@ -156,15 +157,38 @@ def _endpoint(tcp: int | None, link: str | None):
 
 
 @sim_app.command()
-def clock(tcp: TcpOption = None, link: LinkOption = None, draw: DrawOption = True) -> None:
-    """A chess clock: A presses White's button, L presses Black's. The host sets the time."""
-    simulator = Simulator(lambda: VirtualDevice("clock"), _endpoint(tcp, link))
+def clock(
+    tcp: TcpOption = None,
+    link: LinkOption = None,
+    draw: DrawOption = True,
+    control: Annotated[str | None, typer.Option(
+        "--control", help="load this time control at boot (15+10, 30+10, 15+0, 30+0, 5d5, 5b5)")] = None,
+) -> None:
+    """A chess clock: A presses White's button, L Black's, S starts White. A host sets the time."""
+    preload = None
+    if control is not None:
+        try:
+            preload = TimeControl.parse(control)
+        except ClockError as error:
+            _fail(str(error))
+
+    def boot() -> VirtualDevice:
+        device = VirtualDevice("clock")
+        if preload is not None:
+            device.clock = ChessClock(preload)
+        return device
+
+    simulator = Simulator(boot, _endpoint(tcp, link))
 
     def on_key(key: str) -> None:
+        device = simulator.device
         if key.lower() == "a":
-            simulator.device.press(WHITE)
+            device.press(WHITE)
         elif key.lower() == "l":
-            simulator.device.press(BLACK)
+            device.press(BLACK)
+        elif key.lower() == "s" and device.clock is not None and device.clock.running is None:
+            with device._lock:
+                device.clock.start(WHITE, device.t_dev_ms)
 
     _serve(simulator, _clock_view, draw, on_key)
 

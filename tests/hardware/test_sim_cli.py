@@ -72,6 +72,8 @@ def test_bad_options_get_a_clear_message():
     assert result.exit_code == 2 and "--grid 'nine' is not WxH" in result.output
     result = CliRunner().invoke(app, ["sim", "leds", "--game", "chess"])
     assert result.exit_code == 2 and "unknown game 'chess'" in result.output
+    result = CliRunner().invoke(app, ["sim", "clock", "--control", "blitz"])
+    assert result.exit_code == 2 and "time control 'blitz' is not" in result.output
 
 
 def _draw(view, simulator) -> str:
