@@ -194,7 +194,7 @@ class Link:
 
     def send(self, message: Message) -> bool:
         """Queue `message` for the device. Returns False (and drops it) when not connected:
-        the owner's `on_connect` restores the state on the next connection instead."""
+        the owner's `restore` brings the device up to date on the next connection instead."""
         with self._lock:
             if not self._connected.is_set():
                 return False
@@ -226,18 +226,21 @@ class Link:
     def _run(self) -> None:
         next_attempt = 0.0
         while not self._stop.is_set():
-            if self._serial is None:
-                now = self._now()
-                if now < next_attempt:
-                    self._stop.wait(min(0.05, next_attempt - now))
-                    continue
-                next_attempt = now + self.reconnect_s
-                self._open()
-                continue
             try:
-                self._pump()
+                if self._serial is None:
+                    now = self._now()
+                    if now < next_attempt:
+                        self._stop.wait(min(0.05, next_attempt - now))
+                        continue
+                    next_attempt = now + self.reconnect_s
+                    self._open()
+                else:
+                    self._pump()
             except (serial.SerialException, OSError) as error:
                 self._lose(f"{error}")
+            except Exception:  # a bug in a callback must not silence the device for the whole game
+                log.exception("%s: error in the link thread; reopening the port", self.name)
+                self._lose("internal error")
 
     def _open(self) -> None:
         if self.port is not None:

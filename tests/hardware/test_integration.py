@@ -211,11 +211,11 @@ def test_a_clock_port_given_to_the_led_interface_is_not_taken(make_sim, caplog):
     simulator = make_sim("clock")
     board_leds = SerialLeds(simulator.path).connect()
     try:
-        time.sleep(1.0)
-        assert not board_leds.link.connected
+        wait_until(lambda: any("not an LED board" in r.getMessage() for r in caplog.records),
+                   what="the refusal logged")
+        assert not board_leds.link.connected and board_leds.events.empty()
     finally:
         board_leds.close()
-    assert any("not an LED board" in r.getMessage() for r in caplog.records)
 
 
 def test_flag_fall_in_a_15_minute_commander_game_asks_for_points(make_sim, stepped):
