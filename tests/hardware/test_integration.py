@@ -6,12 +6,13 @@ import random
 import time
 
 import games
-from games.base import BLACK, WHITE, Color
+from games.base import BLACK, WHITE, Color, Point
 from hardware import leds
 from hardware.clock import PRESETS, BoundMove, FlagEvent, MoveLedger, PointsDecide, PressResult, time_up
 from hardware.devices import SerialClock, SerialLeds
 from hardware.events import (
     ClockPress,
+    CommandLost,
     CommandRejected,
     DeviceConnected,
     DeviceDisconnected,
@@ -280,3 +281,14 @@ def test_a_press_heard_late_is_placed_at_the_instant_it_happened(make_sim, stepp
         assert (press.white_ms, press.black_ms) == (sent.white_ms, sent.black_ms)
         # Black's clock has been running since the press, not since it was heard.
         assert clock.times()[1] == 15 * 60_000 - 700
+
+
+def test_a_command_never_acknowledged_is_reported_lost(make_sim):
+    simulator = make_sim("leds", grid=(9, 10))
+    with SerialLeds(simulator.path, max_attempts=3) as board_leds:
+        next_event(board_leds.events, DeviceConnected)
+        wait_until(board_leds.link.idle, what="the restore acknowledged")
+        simulator.device.drop_next = 10_000  # the device hears nothing more from the host
+        board_leds.show(leds.render((9, 10), leds.check(Point(4, 0))))
+        lost = next_event(board_leds.events, CommandLost)
+        assert (lost.command, lost.attempts) == ("LedFrame", 3)
