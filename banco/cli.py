@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 import games
+from banco.sim import sim_app
 from games.base import BancoError
 from games.movetext import number_moves, play_movetext, split_movetext
 
@@ -21,6 +22,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     help="banco (bàn cờ): a camera companion for Cờ Tướng, Cờ Tư Lệnh and Cờ Toán.",
 )
+
+app.add_typer(sim_app, name="sim")
 
 GameOption = Annotated[str, typer.Option("--game", "-g", help="xiangqi, commander or cotoan")]
 FenOption = Annotated[str | None, typer.Option("--fen", help="start from this position")]
