@@ -93,6 +93,11 @@ class Match:
         """Add the game played on `board` as the next game; ``stop=True`` ends it on points now."""
         if self.is_over():
             raise GameOverError(f"the match is over: {self.summary()}")
+        agreed = (self.options.operations, self.options.target)
+        if (board.options.operations, board.options.target) != agreed:
+            raise InvalidOptionError(
+                f"the game was played with operations {board.options.operations} and target "
+                f"{board.options.target}, the match agreed {agreed[0]} and {agreed[1]}")
         outcome = board.outcome(stop=stop)
         if outcome is None:
             raise GameOverError("the game is still going on; pass stop=True to end it on points")
