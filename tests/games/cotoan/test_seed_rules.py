@@ -384,3 +384,11 @@ def test_written_moves_cover_the_whole_start_position():
     """The start: no capture is possible, every move is a plain move of 1…9."""
     moves = written(Board())
     assert len(moves) == 87 and all(":" in m and "x" not in m for m in moves)
+
+
+def test_is_check_warns_that_the_0_can_be_taken_but_forbids_nothing():
+    """D22: no check in Cờ Toán; `is_check()` tells the side to move its 0 is exposed."""
+    exposed = board({"a1": 1, "b1": 2}, {"e6": 8, "e5": 5, "i11": 1})   # Black's 8+5 reaches e2
+    assert exposed.is_check()
+    assert len(exposed.legal_moves) > 0    # every move stays legal, even one that ignores it
+    assert not board({"a1": 1, "b1": 2}, {"e6": 8, "e5": 5, "i11": 1}, turn="b").is_check()
