@@ -80,6 +80,15 @@ def test_the_0_is_placed_on_the_diagonal_cell_and_nowhere_else():
         board({"a1": 1}, {"e10": 0, "d10": 0}, zeros=False)
 
 
+def test_before_the_game_the_pieces_are_set_in_their_start_position():
+    """"Before the game starts, put the board in the middle. Set the pieces on the board in
+    their start position." — every new game, whatever its options, starts from it."""
+    for options in (GameOptions(), GameOptions(operations="+", target=20, first=BLACK)):
+        game = Board.new_game(options)
+        assert game.board_fen() == Board().board_fen() and game.scores == (0, 0)
+        assert game.move_stack == [] and game.fullmove_number == 1
+
+
 # ----------------------------------------------------------------------------- moving
 
 
@@ -98,7 +107,8 @@ def test_the_0_never_moves_and_1_to_9_go_along_rows_columns_and_diagonals():
 
 def test_the_most_steps_is_the_value_2_up_to_2_and_9_up_to_9():
     """"Each empty cell on the board is one step. The most steps is the piece's own value: the 2
-    may go at most 2 empty cells, the 9 at most 9, as the player wishes." """
+    may go at most 2 empty cells, the 9 at most 9, as the player wishes." and again under
+    "Moving a piece": "Apart from the 0, the pieces go at most as many steps as their points." """
     b = board({"e6": 2, "a1": 9}, {"i11": 1})
     two = destinations(b, "e6")
     assert {"e7", "e8", "e4", "c6", "g8"} <= two and not {"e9", "b6", "h9"} & two
@@ -325,7 +335,9 @@ def test_the_attack_goes_the_way_of_the_operation():
 
 
 def test_capturing_the_opponents_0_at_any_time_wins_absolutely():
-    """"During play, whenever a player captures the opponent's 0, he wins absolutely." """
+    """"During play, whenever a player captures the opponent's 0, he wins absolutely." and, from
+    the introduction: "The 0 is the people, not a general or a king, and a player who lets the
+    people be captured by the opponent loses absolutely." """
     b = board({"e6": 5, "e7": 8}, {"a11": 1, "b11": 2})
     assert b.is_check() is False       # White's own 0 is safe
     b.push(NOTATION.parse(b, "5+8xe10"))   # 13 → 3 cells beyond e7: Black's 0
