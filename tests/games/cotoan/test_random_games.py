@@ -30,5 +30,10 @@ def test_the_same_seed_plays_the_same_game():
     assert play_random_game(3) == play_random_game(3)
 
 
-def test_an_invariant_error_names_the_seed():
-    assert issubclass(InvariantError, AssertionError)
+def test_a_broken_invariant_is_caught_and_names_the_seed(monkeypatch):
+    """The harness can fail: a board whose material count is off by one is caught."""
+    from games.cotoan import Board
+
+    monkeypatch.setattr(Board, "material", lambda self, color: 44)
+    with pytest.raises(InvariantError, match=r"seed 5, ply \d+: .*score is off"):
+        play_random_game(5)
