@@ -303,3 +303,42 @@ def test_notations_reject_non_text():
     for notation in [VN_COORD, VN, WXF, ICCS, CHINESE]:
         with pytest.raises(NotationError):
             notation.parse(Board(), None)
+
+
+@st.composite
+def crowded_boards(draw):
+    """Random placements with many soldiers past the river, so that stacked soldiers on one
+    or two files (the rare WXF and Chinese cases) come up often."""
+    from games.xiangqi.board import Piece, PieceType
+    from games.xiangqi.positions import _board_fen
+
+    placed = {}
+    palaces = {WHITE: [(f, r) for f in range(3, 6) for r in range(3)],
+               BLACK: [(f, r) for f in range(3, 6) for r in range(7, 10)]}
+    for color in (WHITE, BLACK):
+        placed[draw(st.sampled_from(palaces[color]))] = Piece(PieceType.GENERAL, color)
+        crossed = range(5, 10) if color is WHITE else range(0, 5)
+        files = draw(st.lists(st.integers(2, 6), min_size=2, max_size=2))  # two likely stacks
+        for _ in range(draw(st.integers(0, 5))):
+            point = (draw(st.sampled_from(files)), draw(st.sampled_from(crossed)))
+            placed.setdefault(point, Piece(PieceType.SOLDIER, color))
+        for kind in (PieceType.CHARIOT, PieceType.CANNON, PieceType.HORSE):
+            for _ in range(draw(st.integers(0, 2))):
+                point = (draw(st.integers(0, 8)), draw(st.integers(0, 9)))
+                placed.setdefault(point, Piece(kind, color))
+    turn = draw(st.sampled_from(["w", "b"]))
+    from games.base import Point
+    try:
+        return Board(f"{_board_fen({Point(*p): piece for p, piece in placed.items()})} {turn}")
+    except BancoError:
+        return Board()
+
+
+@fast
+@given(crowded_boards())
+def test_crowded_positions_round_trip_through_every_notation(board):
+    for move in board.legal_moves:
+        for name, notation in NOTATIONS.items():
+            text = notation.format(board, move)
+            assert notation.parse(board, text) == move, (name, text, board.fen())
+            assert VARIANT.parse_move(board, text) == move, (name, text, board.fen())
