@@ -281,7 +281,7 @@ class _Reader:
         fen = headers.get("FEN", STARTING_FEN)
         try:
             self.board = Board(fen)
-        except BancoError as error:
+        except ValueError as error:  # InvalidFenError, or a plain ValueError from odd digits
             raise self._error(f"[FEN {fen!r}]: {error}", self.header_lines.get("FEN")) from None
         written = headers.get("Format")
         if written is None:

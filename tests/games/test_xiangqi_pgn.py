@@ -122,6 +122,7 @@ def test_game_from_board_and_sample_game_replays_to_checkmate():
     ('[Game "Chess"]\n\n1. e4', '[Game "Chess"]'),
     ("1. h2e2 ) h9g7", "unexpected ')'"),
     ('[Result "2-0"]\n\n1. h2e2', "result '2-0'"),
+    ('[FEN "9/9/9/9/9/9/9/9/9/4K³ w"]\n\n1. h2e2', "line 1: [FEN"),
 ])
 def test_bad_pgn_names_line_and_token(text, where):
     with pytest.raises(PgnError) as caught:
