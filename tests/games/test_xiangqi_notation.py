@@ -346,3 +346,12 @@ def test_crowded_positions_round_trip_through_every_notation(board):
             text = notation.format(board, move)
             assert notation.parse(board, text) == move, (name, text, board.fen())
             assert VARIANT.parse_move(board, text) == move, (name, text, board.fen())
+
+
+def test_docstring_examples():
+    import doctest
+
+    from games.xiangqi import notation, pgn, positions
+
+    for module in (notation, positions, pgn):
+        assert doctest.testmod(module).failed == 0, module.__name__
