@@ -100,5 +100,5 @@ def replay(name: str = "xiangqi", delay: float = 0.3, console: Console | None = 
         console.print(frame(board.move_stack[-1] if board.move_stack else None))
     outcome = board.outcome()
     ending = f" ({outcome.termination.value})" if outcome else ""
-    console.print(f"Result: {game.result}{ending}")
+    console.print(f"Result: {game.result}{ending}", highlight=False)
     return game

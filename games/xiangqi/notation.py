@@ -262,7 +262,7 @@ class VnNotation:
 
     def parse(self, board: Board, text: str) -> Move:
         token = _clean(text)
-        found = self._TOKEN.fullmatch(token)
+        found = self._TOKEN.fullmatch(token) or self._TOKEN.fullmatch(_vn_words(text) or "")
         if not found:
             raise NotationError(f"{text!r} is not a traditional vn move (like P2-5, M8.7, Xt.1)")
         letter, file, marker, direction, number = found.groups()
@@ -270,6 +270,29 @@ class VnNotation:
                      {v: k for k, v in _VN_MARKERS.items()}[marker.lower()] if marker else None,
                      {".": "+", "/": "-", "-": "="}[direction], int(number))
         return _resolve(board, spec, text, "vn")
+
+
+_VN_WORD_PIECES = {"tuong": "T", "soai": "Tg", "si": "S", "voi": "V", "xe": "X", "phao": "P",
+                   "ma": "M", "tot": "B", "binh": "B"}
+_VN_WORD_MARKERS = {"truoc": "t", "sau": "s", "giua": "g"}
+_VN_WORD_DIRECTIONS = {"tan": ".", "tien": ".", "thoai": "/", "lui": "/", "binh": "-"}
+
+
+def _vn_words(text: str) -> str | None:
+    """The spelled-out record, "Pháo 2 bình 5", "Xe sau bình 2", as a token ("P2-5", "Xs-2").
+
+    Diacritics are optional; "Tướng" and "Tượng" both read as T (told apart by legality)."""
+    if not isinstance(text, str):
+        return None
+    plain = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).replace("Đ", "D").replace("đ", "d"))
+    words = "".join(c for c in plain if not unicodedata.combining(c)).lower().split()
+    if len(words) < 3 or words[0] not in _VN_WORD_PIECES:
+        return None
+    *origin, direction, number = words[1:]
+    if direction not in _VN_WORD_DIRECTIONS or len(origin) > 2:
+        return None
+    parts = [_VN_WORD_MARKERS.get(word, word) for word in origin]
+    return _VN_WORD_PIECES[words[0]] + "".join(parts) + _VN_WORD_DIRECTIONS[direction] + number
 
 
 def _relative_of(board: Board, move: Move) -> Relative:

@@ -249,6 +249,7 @@ class _Reader:
             word = word[number.end():]
             if not word:
                 return
+        word = {"½-½": "1/2-1/2"}.get(word, word)
         if word in RESULTS:
             self.game.result = word
             self.finished = True

@@ -93,6 +93,21 @@ def test_vn_examples(moves, token, expected):
     assert VN.parse(board, VN.format(board, move)) == move
 
 
+@pytest.mark.parametrize("text, expected", [
+    ("Pháo 2 bình 5", "h2e2"), ("phao 2 binh 5", "h2e2"), ("Mã 2 tấn 3", "h0g2"),
+    ("Tướng 5 tiến 1", "e0e1"), ("Tượng 3 tấn 5", "g0e2"), ("Binh 7 tấn 1", "c3c4"),
+    ("Xe 9 tiến 2", "a0a2"), ("Pháo 8 thoái 1", "b2b1"),
+])
+def test_vn_spelled_out(text, expected):
+    assert VN.parse(Board(), text).iccs() == expected
+    assert VARIANT.parse_move(Board(), text).iccs() == expected
+
+
+def test_vn_spelled_out_tandem():
+    assert VN.parse(Board(TWO_CHARIOTS), "Xe sau tấn 2") == iccs("b3b5")
+    assert VN.parse(Board(THREE_SOLDIERS), "Binh giữa bình 6") == iccs("c6d6")
+
+
 @pytest.mark.parametrize("token, expected", [
     ("C2=5", "h2e2"), ("C2.5", "h2e2"), ("H2+3", "h0g2"), ("R1+2", "i0i2"), ("P7+1", "c3c4"),
     ("A4+5", "f0e1"), ("E3+5", "g0e2"), ("K5+1", "e0e1"), ("c8-1", "b2b1"),

@@ -96,6 +96,10 @@ def test_several_games_and_variations():
     assert found[1].result == "0-1" and [m.move.iccs() for m in found[1].moves] == ["h2e2", "h9g7"]
 
 
+def test_half_point_result_sign():
+    assert read_game("1. h2e2 h9g7 ½-½").result == "1/2-1/2"
+
+
 def test_result_from_header_when_movetext_has_none():
     assert read_game('[Result "1/2-1/2"]\n\n1. h2e2 h9g7').result == "1/2-1/2"
 
