@@ -354,9 +354,9 @@ class WxfNotation:
             file = int(origin)
         elif origin in symbols:
             marker = symbols[origin]
-        elif origin[0].isdigit() and origin[1] in "+-" and not letter:
-            file, marker = int(origin[0]), symbols[origin[1]]
-        elif origin[0].isdigit() and origin[0] == origin[1] and not letter:
+        elif origin[0].isdigit() and origin[1] in "+-":
+            file, marker = int(origin[0]), symbols[origin[1]]  # "3+", also read as "P3+"
+        elif origin[0].isdigit() and origin[0] == origin[1]:
             file = int(origin[0])  # "33": the middle soldier of file 3
         else:
             return None

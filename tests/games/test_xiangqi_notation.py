@@ -187,6 +187,9 @@ def test_lenient_tandem_readings():
     assert VN.parse(board, "B7-6") == iccs("c7d7")  # plain file on five soldiers: the middle one
     with pytest.raises(IllegalMoveError, match="B7.1"):
         VN.parse(board, "B7.1")  # every soldier of file 7 is blocked or on the last rank
+    board = Board(TWO_FILES)
+    assert WXF.parse(board, "P7+=6") == iccs("c7d7")  # the letter kept before "7+" is read
+    assert WXF.parse(board, "P77=6") == iccs("c6d6")
     board = Board(THREE_SOLDIERS)
     assert VN.parse(board, "B7-6") == iccs("c6d6")  # plain file on three soldiers: the middle one
 
