@@ -4,6 +4,8 @@
 ['Phe2', 'Mg7', 'Pb1', 'Bg5']
 >>> number_moves(["Phe2", "Mg7", "Pb1"], first_fullmove=1, black_first=False)
 '1. Phe2 Mg7 2. Pb1'
+>>> is_compact("1.X4-7 B2.1"), number_moves(["Xc8", "Bb3"], compact=True)
+(True, '1.Xc8 Bb3')
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ RESULTS = frozenset({"1-0", "0-1", "1/2-1/2", "½-½", "*"})
 
 def is_compact(text: str) -> bool:
     """Does `text` write its move numbers without a space after them (``1.X4-7``)?"""
-    numbers = re.findall(r"(?:^|\s)\d+\s*\.+(\s?)", text)
+    numbers = re.findall(r"(?:^|\s)\d+\s*\.+(?!\d)(\s?)", text)
     return bool(numbers) and not numbers[0]
 
 
