@@ -369,7 +369,8 @@ def test_crowded_positions_round_trip_through_every_notation(board):
 def test_docstring_examples():
     import doctest
 
+    from games import movetext
     from games.xiangqi import notation, pgn, positions
 
-    for module in (notation, positions, pgn):
+    for module in (notation, positions, pgn, movetext):
         assert doctest.testmod(module).failed == 0, module.__name__
