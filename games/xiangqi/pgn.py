@@ -100,6 +100,7 @@ class Game:
 _HEADER = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"((?:[^"\\\n]|\\.)*)"\s*\]')
 _CLOCK = re.compile(r"\[%clk\s+([^\]\s]*)\s*\]")
 _NUMBER = re.compile(r"\d+\.+(?!\d)")  # "12." and "12...", but not WXF "33.4"
+_WORD = re.compile(r"[^\s{}()\[\];]+")
 
 
 def read_game(text: str) -> Game:
@@ -240,7 +241,7 @@ class _Reader:
         raise self._error("variation '(' is never closed", start_line)
 
     def _word(self) -> None:
-        found = re.compile(r"[^\s{}()\[\];]+").match(self.text, self.pos)
+        found = _WORD.match(self.text, self.pos)
         word = self._advance(found.end())
         if self.finished:
             self._close_game()
