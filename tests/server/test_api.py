@@ -93,6 +93,6 @@ def test_berger_table_route(client):
 
 def test_pages_are_served(client):
     game_id, _ = new_game(client)
-    for path in ("/", f"/games/{game_id}", f"/overlay/{game_id}", f"/events/1", f"/console/{game_id}",
+    for path in ("/", f"/games/{game_id}", f"/overlay/{game_id}", "/events/1", f"/console/{game_id}",
                  "/static/banco.js", "/static/banco.css"):
         assert client.get(path).status_code == 200, path
