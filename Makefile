@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 test: $(STAMP)
-	.ci/apt-packages.sh chromium chromium-driver postgresql
+	.ci/apt-packages.sh chromium chromium-driver postgresql redis-server
 	$(BIN)/ruff check .
 	BANCO_TEST_POSTGRES_URL="$$(.ci/postgres.sh)" $(BIN)/python -m pytest -q -n 2 --dist loadfile
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Query, Request
@@ -11,7 +10,7 @@ from fastapi.responses import StreamingResponse
 
 from server.api.deps import EventId, GameId, RecorderDep
 from server.app import call
-from server.live import sse_message
+from server.live import KEEPALIVE_SECONDS, sse_message
 
 router = APIRouter(tags=["live"])
 HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
@@ -41,19 +40,8 @@ async def _stream(request: Request, topic: str, load, after: int) -> StreamingRe
     except BaseException:
         subscription.close()
         raise
-
-    async def body() -> AsyncIterator[bytes]:
-        try:
-            yield retry
-            for snapshot in current:
-                if snapshot["seq"] > after:
-                    yield sse_message(snapshot)
-            async for message in subscription.messages():
-                yield message
-        finally:
-            subscription.close()
-
-    return StreamingResponse(body(), media_type="text/event-stream", headers=HEADERS)
+    first = [retry] + [sse_message(snapshot) for snapshot in current if snapshot["seq"] > after]
+    return _QueueStream(subscription, first)
 
 
 @router.get("/api/games/{game_id}/stream", response_class=StreamingResponse,
@@ -82,6 +70,50 @@ async def event_stream(event_id: EventId, request: Request, recorder: RecorderDe
         return [await call(recorder.snapshot, row.id) for row in rows]
 
     return await _stream(request, f"event:{event_id}", load, _resume_point(last_event_id, since))
+
+
+class _QueueStream(StreamingResponse):
+    """Writes one viewer's bounded queue to its socket, in the viewer's own task.
+
+    A plain ASGI loop rather than an async generator: with thousands of viewers, the per-message
+    cost of the generator machinery is most of the server's work.
+    """
+
+    def __init__(self, subscription, first: list[bytes]) -> None:
+        super().__init__(iter(()), media_type="text/event-stream", headers=HEADERS)
+        self.subscription, self.first = subscription, first
+
+    async def __call__(self, scope, receive, send) -> None:
+        subscription = self.subscription
+        gone = asyncio.Event()
+
+        async def watch() -> None:
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            gone.set()
+            subscription.ready.set()
+
+        watcher = asyncio.create_task(watch())
+        try:
+            await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
+            for message in self.first:
+                await send({"type": "http.response.body", "body": message, "more_body": True})
+            while not gone.is_set():
+                if not subscription.queue:
+                    subscription.ready.clear()
+                    try:
+                        await asyncio.wait_for(subscription.ready.wait(), KEEPALIVE_SECONDS)
+                    except TimeoutError:
+                        await send({"type": "http.response.body", "body": b": keepalive\n\n", "more_body": True})
+                        continue
+                while subscription.queue and not gone.is_set():
+                    await send({"type": "http.response.body", "body": subscription.queue.popleft(),
+                                "more_body": True})
+        except OSError:
+            pass
+        finally:
+            subscription.close()
+            watcher.cancel()
 
 
 class _NaiveStream(StreamingResponse):
