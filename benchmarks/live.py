@@ -109,58 +109,96 @@ class Viewer:
             self.writer.close()
 
 
-async def measure(mode: str, viewers: int, stalled: int, moves: list[str], interval: float) -> dict:
+async def _viewers(port: int, game_id: int, count: int, stalled: int, ready, stop_flag, results) -> None:
+    stop = asyncio.Event()
+    clients = [Viewer(port, game_id, stalled=index < stalled) for index in range(count)]
+    tasks = []
+    for start in range(0, count, 100):  # connect in waves to stay inside the accept backlog
+        batch = clients[start:start + 100]
+        tasks += [asyncio.create_task(c.run(stop)) for c in batch]
+        await asyncio.wait_for(asyncio.gather(*(c.connected.wait() for c in batch)), 120)
+    ready.set()
+    while not stop_flag.is_set():
+        await asyncio.sleep(0.05)
+    stop.set()
+    for client in clients:
+        client.close()
+    await asyncio.wait(tasks, timeout=10)
+    results.put([(c.stalled, c.arrivals) for c in clients])
+
+
+def viewer_process(*args) -> None:
+    asyncio.run(_viewers(*args))
+
+
+def measure(mode: str, viewers: int, stalled: int, moves: list[str], interval: float, workers: int) -> dict:
+    import multiprocessing
+
     port = free_port()
     directory = tempfile.mkdtemp(prefix="banco-bench-")
     database = f"sqlite:///{directory}/live.sqlite3"
     server = subprocess.Popen([sys.executable, "-c", SERVER, database, TOKEN, mode, str(port)], cwd=ROOT)
     base = f"http://{HOST}:{port}"
     headers = {"Authorization": f"Bearer {TOKEN}"}
+    context = multiprocessing.get_context("spawn")
+    processes = []
     try:
-        async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        with httpx.Client(base_url=base, timeout=30) as http:
             for _ in range(300):
                 try:
-                    await http.get("/api/events")
+                    http.get("/api/events")
                     break
                 except httpx.HTTPError:
-                    await asyncio.sleep(0.1)
-            event = (await http.post("/api/events", json={"name": "bench"}, headers=headers)).json()
-            board = (await http.post(f"/api/events/{event['id']}/boards", json={"number": 1},
-                                     headers=headers)).json()
-            game = (await http.post("/api/games", json={"board_id": board["id"], "initial_ms": 900_000},
-                                    headers=headers)).json()
+                    time.sleep(0.1)
+            event = http.post("/api/events", json={"name": "bench"}, headers=headers).json()
+            board = http.post(f"/api/events/{event['id']}/boards", json={"number": 1}, headers=headers).json()
+            game = http.post("/api/games", json={"board_id": board["id"], "initial_ms": 900_000},
+                             headers=headers).json()
             station = {"X-Station-Key": board["station_key"]}
 
-            stop = asyncio.Event()
-            clients = [Viewer(port, game["id"], stalled=index < stalled) for index in range(viewers)]
-            tasks = []
-            for start in range(0, viewers, 200):  # connect in waves to stay inside the accept backlog
-                batch = clients[start:start + 200]
-                tasks += [asyncio.create_task(c.run(stop)) for c in batch]
-                await asyncio.wait_for(asyncio.gather(*(c.connected.wait() for c in batch)), 60)
+            stop_flag, results = context.Event(), context.Queue()
+            readies = []
+            for index in range(workers):
+                count = viewers // workers + (1 if index < viewers % workers else 0)
+                share = stalled // workers + (1 if index < stalled % workers else 0)
+                ready = context.Event()
+                process = context.Process(target=viewer_process,
+                                          args=(port, game["id"], count, share, ready, stop_flag, results))
+                process.start()
+                processes.append(process)
+                readies.append(ready)
+            for ready in readies:
+                if not ready.wait(180):
+                    raise RuntimeError("viewers did not connect within 180 s")
 
             process = psutil.Process(server.pid)
             cpu_before, wall_before = process.cpu_times(), time.perf_counter()
             sent: dict[int, float] = {}
             post_ms = []
+            blocked = 0
             for move in moves:
                 started = time.perf_counter()
-                answer = await http.post(f"/api/games/{game['id']}/moves", json={"move": move}, headers=station)
+                try:
+                    answer = http.post(f"/api/games/{game['id']}/moves", json={"move": move}, headers=station,
+                                       timeout=10)
+                except httpx.TimeoutException:
+                    blocked += 1  # the station waited 10 s for its move to be accepted: stop the game
+                    break
                 post_ms.append((time.perf_counter() - started) * 1000)
                 answer.raise_for_status()
                 sent[answer.json()["seq"]] = started
-                await asyncio.sleep(interval)
-            # Let the last snapshots arrive (bounded).
-            deadline = time.perf_counter() + 10
-            last = max(sent)
-            while time.perf_counter() < deadline and not all(last in c.arrivals for c in clients[stalled:]):
-                await asyncio.sleep(0.05)
+                time.sleep(interval)
+            time.sleep(min(10, 2 + len(moves) * 0.05))  # bounded wait for the last snapshots
             cpu_after, wall_after = process.cpu_times(), time.perf_counter()
-            stop.set()
-            for client in clients:
-                client.close()
-            await asyncio.wait(tasks, timeout=10)
+            stop_flag.set()
+            gathered = []
+            for _ in processes:
+                gathered += results.get(timeout=60)
     finally:
+        for process in processes:
+            process.join(30)
+            if process.is_alive():
+                process.kill()
         server.terminate()
         try:
             server.wait(10)
@@ -168,14 +206,14 @@ async def measure(mode: str, viewers: int, stalled: int, moves: list[str], inter
             server.kill()
 
     latencies = []
-    delivered = 0
-    for client in clients[stalled:]:
+    for is_stalled, arrivals in gathered:
+        if is_stalled:
+            continue
         for seq, started in sent.items():
-            arrived = client.arrivals.get(seq)
+            arrived = arrivals.get(seq)
             if arrived is not None:
                 latencies.append((arrived - started) * 1000)
-                delivered += 1
-    expected = len(sent) * (viewers - stalled)
+    expected = len(moves) * (viewers - stalled)
     latencies.sort()
     cpu = (cpu_after.user + cpu_after.system) - (cpu_before.user + cpu_before.system)
     return {
@@ -183,9 +221,10 @@ async def measure(mode: str, viewers: int, stalled: int, moves: list[str], inter
         "p50_ms": statistics.median(latencies) if latencies else float("nan"),
         "p99_ms": latencies[int(0.99 * (len(latencies) - 1))] if latencies else float("nan"),
         "max_ms": latencies[-1] if latencies else float("nan"),
-        "delivered": delivered, "expected": expected,
+        "delivered": len(latencies), "expected": expected, "moves_accepted": len(sent), "blocked": blocked,
         "cpu_s": cpu, "cpu_pct": 100 * cpu / (wall_after - wall_before),
-        "post_p50_ms": statistics.median(post_ms), "post_max_ms": max(post_ms),
+        "post_p50_ms": statistics.median(post_ms) if post_ms else float("nan"),
+        "post_max_ms": max(post_ms) if post_ms else float("nan"),
     }
 
 
@@ -193,21 +232,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--viewers", type=int, default=2000)
     parser.add_argument("--stalled", type=int, default=20, help="viewers that stop reading")
-    parser.add_argument("--moves", type=int, default=30)
+    parser.add_argument("--moves", type=int, default=60)
     parser.add_argument("--interval", type=float, default=0.25, help="seconds between moves")
+    parser.add_argument("--workers", type=int, default=4, help="viewer processes")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 4 * args.viewers + 256)), hard))
     moves = opening(args.moves)
     print(f"banco live benchmark: {args.viewers} SSE viewers ({args.stalled} stalled) on {HOST}, "
-          f"{len(moves)} moves every {args.interval}s, one server process each; cpus={os.cpu_count()}")
+          f"{len(moves)} moves every {args.interval}s, one server process per broadcaster, "
+          f"viewers in {args.workers} client processes; cpus={os.cpu_count()}")
     results = {}
     for mode in ("queues", "naive"):
-        results[mode] = asyncio.run(measure(mode, args.viewers, args.stalled, moves, args.interval))
+        results[mode] = measure(mode, args.viewers, args.stalled, moves, args.interval, args.workers)
         r = results[mode]
         print(f"{mode:>7}: move→viewer p50 {r['p50_ms']:8.1f} ms  p99 {r['p99_ms']:8.1f} ms  "
               f"max {r['max_ms']:8.1f} ms  delivered {r['delivered']}/{r['expected']}  "
+              f"moves accepted {r['moves_accepted']}/{len(moves)}  "
               f"server CPU {r['cpu_s']:.2f} s ({r['cpu_pct']:.0f}%)  "
               f"station POST p50 {r['post_p50_ms']:.1f} ms max {r['post_max_ms']:.1f} ms")
     q, n = results["queues"], results["naive"]
