@@ -16,6 +16,7 @@ from server.fanout import LocalFanout, RedisFanout
 from server.live import Hub, NaiveHub
 from server.record import ConflictError, NotFoundError, Recorder
 from server.store import make_engine, migrate, session_factory
+from server.tournament import Tournament
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -36,6 +37,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.engine = engine
     app.state.recorder = Recorder(session_factory(engine))
+    app.state.tournament = Tournament(app.state.recorder)
     app.state.hub = Hub(settings.queue_length)
     app.state.naive = NaiveHub() if settings.broadcaster == "naive" else None
     if settings.redis_url:
@@ -63,9 +65,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"detail": "; ".join(problems) or "malformed request",
                              "errors": jsonable(error.errors())}, status_code=422)
 
-    from server.api import boards, events, games_routes, live_routes, moves, pages, rounds, tournaments
+    from server.api import boards, events, games_routes, live_routes, moves, pages, players, rounds, tournaments
 
-    for module in (events, rounds, boards, games_routes, moves, live_routes, tournaments, pages):
+    for module in (events, rounds, boards, players, games_routes, moves, live_routes, tournaments, pages):
         app.include_router(module.router)
     return app
 

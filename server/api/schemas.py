@@ -96,6 +96,36 @@ class GameOut(BaseModel):
     increment_ms: int
     result: str
     termination: str | None
+    white_number: int | None = None
+    black_number: int | None = None
+
+
+class PlayerIn(Strict):
+    name: Text(200, 1)
+    number: Annotated[int, Field(ge=1, le=16)] | None = None
+
+
+class PlayerOut(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+    event_id: int
+    number: int
+    name: str
+
+
+class ScheduleIn(Strict):
+    initial_ms: Millis | None = None
+    increment_ms: Millis = 0
+
+
+class StandingOut(BaseModel):
+    rank: int
+    number: int
+    name: str
+    points: float
+    sonneborn_berger: float
+    wins: int
+    games: int
+    tied_for_lots: bool
 
 
 class MoveIn(Strict):

@@ -62,7 +62,20 @@ class GameRow(Base):
     result: Mapped[str] = mapped_column(String(10), default="*")
     termination: Mapped[str | None] = mapped_column(String(40))
     head_revision: Mapped[int] = mapped_column(Integer, default=0)
+    white_number: Mapped[int | None] = mapped_column(Integer)
+    black_number: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Player(Base):
+    """A player of an event, known by the number drawn for the Berger table (seed 004)."""
+
+    __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("event_id", "number"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"))
+    number: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(200))
 
 
 class Revision(Base):

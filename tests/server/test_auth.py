@@ -22,7 +22,7 @@ ROUTES = write_routes()
 
 
 def test_the_write_routes_are_the_ones_we_expect():
-    assert len(ROUTES) == 10 and STATION_ROUTES <= set(ROUTES)
+    assert len(ROUTES) == 12 and STATION_ROUTES <= set(ROUTES)
 
 
 @pytest.mark.parametrize("path", ROUTES)
@@ -34,7 +34,8 @@ def test_every_write_without_valid_credentials_is_refused(client, path):
     url = path.format(game_id=game_id, event_id=1, ambiguity_id=snapshot["ambiguity"]["id"])
     before = client.get(f"/api/games/{game_id}/audit").json()
     bodies = {"move": {"move": "h2e2"}, "candidates": ["h2e2", "b2e2"], "name": "x", "number": 9,
-              "action": "takeback", "reason": "r", "white_ms": 1, "black_ms": 1, "result": "1-0"}
+              "action": "takeback", "reason": "r", "white_ms": 1, "black_ms": 1, "result": "1-0",
+              "increment_ms": 0}
     key_refused = 403 if path in STATION_ROUTES else 401  # referee routes do not read station keys
     attempts = [
         ({}, 401),
