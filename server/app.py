@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 
@@ -25,9 +26,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await app.state.fanout.start()
+        keepalive = asyncio.create_task(app.state.hub.run_keepalive())
         try:
             yield
         finally:
+            keepalive.cancel()
             await app.state.fanout.stop()
 
     app = FastAPI(title="banco", version="0.1.0", lifespan=lifespan,

@@ -19,6 +19,7 @@ from typing import Any
 
 QUEUE_LENGTH = 4
 KEEPALIVE_SECONDS = 15.0
+KEEPALIVE = b": keepalive\n\n"
 
 
 def sse_message(snapshot: dict[str, Any]) -> bytes:
@@ -80,6 +81,19 @@ class Hub:
 
     def viewers(self) -> int:
         return len({s for subs in self._subscribers.values() for s in subs})
+
+    def keepalive(self) -> None:
+        """A comment to every idle viewer, so proxies keep quiet streams open."""
+        for subscribers in self._subscribers.values():
+            for subscription in subscribers:
+                if not subscription.queue:
+                    subscription.queue.append(KEEPALIVE)
+                    subscription.ready.set()
+
+    async def run_keepalive(self, every: float = KEEPALIVE_SECONDS) -> None:
+        while True:
+            await asyncio.sleep(every)
+            self.keepalive()
 
     def publish(self, snapshot: dict[str, Any]) -> None:
         """Hand the snapshot to every subscriber of its game and event; returns at once."""

@@ -10,7 +10,7 @@ from fastapi.responses import StreamingResponse
 
 from server.api.deps import EventId, GameId, RecorderDep
 from server.app import call
-from server.live import KEEPALIVE_SECONDS, sse_message
+from server.live import sse_message
 
 router = APIRouter(tags=["live"])
 HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
@@ -100,12 +100,9 @@ class _QueueStream(StreamingResponse):
                 await send({"type": "http.response.body", "body": message, "more_body": True})
             while not gone.is_set():
                 if not subscription.queue:
+                    # No timeout here: the hub's keepalive task wakes idle viewers (one timer for all).
                     subscription.ready.clear()
-                    try:
-                        await asyncio.wait_for(subscription.ready.wait(), KEEPALIVE_SECONDS)
-                    except TimeoutError:
-                        await send({"type": "http.response.body", "body": b": keepalive\n\n", "more_body": True})
-                        continue
+                    await subscription.ready.wait()
                 while subscription.queue and not gone.is_set():
                     await send({"type": "http.response.body", "body": subscription.queue.popleft(),
                                 "more_body": True})
