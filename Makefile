@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-dev
 
-.PHONY: test demo bench lint install clean
+.PHONY: test demo bench bench-live lint install clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -24,6 +24,9 @@ demo: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/rules.py
+
+bench-live: $(STAMP)
+	$(BIN)/python benchmarks/live.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
