@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC
 from typing import Any
 
 from sqlalchemy import select, update
@@ -401,7 +402,10 @@ class Recorder:
             state.clock.white_ms, state.clock.black_ms = clocked.white_ms, clocked.black_ms
             if moves and row.result == "*":
                 state.clock.running = state.board.turn
-                state.clock.since = clocked.created_at.timestamp()
+                stamp = clocked.created_at
+                if stamp.tzinfo is None:  # SQLite hands back naive times; they were written in UTC
+                    stamp = stamp.replace(tzinfo=UTC)
+                state.clock.since = stamp.timestamp()
         pending = session.scalar(select(Ambiguity).where(Ambiguity.game_id == game_id,
                                                          Ambiguity.resolved_by.is_(None))
                                  .order_by(Ambiguity.id.desc()).limit(1))

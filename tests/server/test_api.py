@@ -96,3 +96,23 @@ def test_pages_are_served(client):
     for path in ("/", f"/games/{game_id}", f"/overlay/{game_id}", "/events/1", f"/console/{game_id}",
                  "/static/banco.js", "/static/banco.css"):
         assert client.get(path).status_code == 200, path
+
+
+def test_the_api_on_sqlite_and_postgresql(database_url):
+    from fastapi.testclient import TestClient
+
+    from server.app import create_app
+    from server.config import Settings
+
+    with TestClient(create_app(Settings(database_url=database_url, referee_token="referee-secret"))) as http:
+        game_id, station = new_game(http, initial_ms=60_000)
+        for move in ("h2e2", "h9g7", "h0g2"):
+            assert http.post(f"/api/games/{game_id}/moves", json={"move": move}, headers=station).status_code == 201
+        answer = http.post(f"/api/games/{game_id}/corrections", json={"action": "takeback", "reason": "test"},
+                           headers=REFEREE_HEADERS)
+        assert answer.json()["moves"]["iccs"] == ["h2e2", "h9g7"]
+    # A new process on the same database serves the same record.
+    with TestClient(create_app(Settings(database_url=database_url, referee_token="referee-secret"))) as http:
+        assert [m["text"] for m in http.get(f"/api/games/{game_id}/moves").json()] == ["h2e2", "h9g7"]
+        assert [a["kind"] for a in http.get(f"/api/games/{game_id}/audit").json()] == [
+            "create", "move", "move", "move", "takeback"]
