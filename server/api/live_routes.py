@@ -73,11 +73,7 @@ async def event_stream(event_id: EventId, request: Request, recorder: RecorderDe
 
 
 class _QueueStream(StreamingResponse):
-    """Writes one viewer's bounded queue to its socket, in the viewer's own task.
-
-    A plain ASGI loop rather than an async generator: with thousands of viewers, the per-message
-    cost of the generator machinery is most of the server's work.
-    """
+    """Hands the viewer's socket to its subscription (see `server.live`), then waits for it to leave."""
 
     def __init__(self, subscription, first: list[bytes]) -> None:
         super().__init__(iter(()), media_type="text/event-stream", headers=HEADERS)
@@ -85,32 +81,21 @@ class _QueueStream(StreamingResponse):
 
     async def __call__(self, scope, receive, send) -> None:
         subscription = self.subscription
-        gone = asyncio.Event()
 
-        async def watch() -> None:
-            while (await receive())["type"] != "http.disconnect":
-                pass
-            gone.set()
-            subscription.ready.set()
+        async def write(message: bytes) -> None:
+            await send({"type": "http.response.body", "body": message, "more_body": True})
 
-        watcher = asyncio.create_task(watch())
         try:
             await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
             for message in self.first:
-                await send({"type": "http.response.body", "body": message, "more_body": True})
-            while not gone.is_set():
-                if not subscription.queue:
-                    # No timeout here: the hub's keepalive task wakes idle viewers (one timer for all).
-                    subscription.ready.clear()
-                    await subscription.ready.wait()
-                while subscription.queue and not gone.is_set():
-                    await send({"type": "http.response.body", "body": subscription.queue.popleft(),
-                                "more_body": True})
+                await write(message)
+            await subscription.attach(write)
+            while not subscription.closed and (await receive())["type"] != "http.disconnect":
+                pass
         except OSError:
             pass
         finally:
             subscription.close()
-            watcher.cancel()
 
 
 class _NaiveStream(StreamingResponse):

@@ -125,3 +125,42 @@ def test_a_slow_viewer_drops_old_snapshots_and_others_get_all():
         assert hub.viewers() == 0
 
     asyncio.run(scenario())
+
+
+def test_a_stalled_socket_never_holds_up_the_others():
+    """Attached viewers: a socket that blocks gets its own task and a bounded backlog."""
+
+    async def scenario() -> None:
+        hub = Hub(queue_length=3)
+        fast, stalled = hub.subscribe("game:1"), hub.subscribe("game:1")
+        fast_got: list[int] = []
+        stalled_got: list[int] = []
+        unblock = asyncio.Event()
+
+        async def fast_send(message: bytes) -> None:
+            fast_got.append(int(message.split(b"\n")[0][4:]))
+
+        async def stalled_send(message: bytes) -> None:
+            await unblock.wait()  # a full socket: the write waits for the viewer to read
+            stalled_got.append(int(message.split(b"\n")[0][4:]))
+
+        await fast.attach(fast_send)
+        await stalled.attach(stalled_send)
+        for seq in range(1, 11):
+            hub.publish({"seq": seq, "game_id": 1, "event_id": None})
+            # The fast viewer was written to within publish itself: no task switch needed.
+            assert fast_got[-1] == seq
+        assert stalled_got == [] and stalled.dropped == 10 - 1 - 3
+        unblock.set()
+        for _ in range(50):
+            await asyncio.sleep(0)
+        # The send in flight (1), then the newest three; 2…7 were dropped.
+        assert stalled_got == [1, 8, 9, 10]
+        hub.publish({"seq": 11, "game_id": 1, "event_id": None})
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert stalled_got[-1] == 11 and fast_got[-1] == 11
+        fast.close()
+        stalled.close()
+
+    asyncio.run(scenario())
