@@ -33,7 +33,9 @@ class LocalFanout:
 
     async def publish(self, snapshot: dict[str, Any]) -> None:
         if self.hub is not None:
-            self.hub.publish(snapshot)
+            # The snapshot is already durable; answer the station first and fan out right after
+            # (call_soon keeps the order of snapshots), so thousands of viewers never delay a move.
+            asyncio.get_running_loop().call_soon(self.hub.publish, snapshot)
         if self.naive is not None:
             await self.naive.publish(snapshot)
 

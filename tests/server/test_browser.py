@@ -39,6 +39,9 @@ def test_station_moves_appear_on_the_live_page_and_overlay(browser, live_server)
         live.goto(f"{live_server.url}/games/{game_id}")
         overlay = browser.new_page()
         overlay.goto(f"{live_server.url}/overlay/{game_id}")
+        event_id = http.get(f"/api/games/{game_id}").json()["event_id"]
+        overview = browser.new_page()
+        overview.goto(f"{live_server.url}/events/{event_id}")
         wait_for_moves(live, "#moves", 0)
         for move in ("h2e2", "h9g7", "h0g2"):
             answer = http.post(f"/api/games/{game_id}/moves", json={"move": move, "white_ms": 880_000,
@@ -54,6 +57,10 @@ def test_station_moves_appear_on_the_live_page_and_overlay(browser, live_server)
         assert live.locator('#board .piece[data-point="6,2"]').count() == 1  # the horse on g2
         assert live.inner_text('#clocks [data-side="w"]') == "14:40"
         assert "3. h0g2" in overlay.inner_text("#last")
+        overview.wait_for_selector(f"section[data-game='{game_id}'] .last:has-text('3. h0g2')", timeout=15_000)
+        card = f"section[data-game='{game_id}']"
+        overview.wait_for_function(f"document.querySelectorAll(\"{card} .piece\").length === 32")
+        overview.close()
         background = overlay.evaluate("getComputedStyle(document.body).backgroundColor")
         assert background in ("rgba(0, 0, 0, 0)", "transparent")
         assert overlay.locator("select, button, input").count() == 0
