@@ -238,3 +238,123 @@ def standings(players: int, results: Iterable[GameResult], lots: Sequence[int] =
         rows.append(Standing(rank, player, points[player], sb[player], wins[player], played[player],
                              tied_for_lots=unresolved))
     return rows
+
+
+# --- matches between two players ---------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class MatchGame:
+    """One game of a match between players "A" and "B".
+
+    `winner` is "A", "B" or None (draw); `points_a`/`points_b` are the points each scored in
+    the game (Commander Chess: captured values plus bonuses; Cờ Toán: captured face values);
+    `absolute` marks an absolute win: the commander destroyed (Commander Chess) or the 0
+    captured (Cờ Toán).
+    """
+
+    winner: str | None
+    points_a: int = 0
+    points_b: int = 0
+    absolute: bool = False
+
+    def __post_init__(self) -> None:
+        if self.winner not in ("A", "B", None):
+            raise TournamentError(f"a match game's winner is 'A', 'B' or None, not {self.winner!r}")
+        if self.absolute and self.winner is None:
+            raise TournamentError("an absolute win needs a winner")
+
+
+@dataclass(frozen=True)
+class MatchScore:
+    games_a: int
+    games_b: int
+    points_a: int
+    points_b: int
+    played: int
+    length: int
+    winner: str | None
+    decided: bool
+    next_first: str | None
+    reason: str
+
+
+def _check_length(length: int, allowed: Iterable[int], what: str) -> None:
+    allowed = tuple(allowed)
+    if length not in allowed:
+        raise TournamentError(f"a {what} match has {', '.join(map(str, allowed))} games, not {length}")
+
+
+def _next_first(games: Sequence[MatchGame], first: str) -> str:
+    """Who moves first in the next game: the previous loser; after a draw, the other player
+    than in the drawn game [decision: the seeds are silent on draws]."""
+    mover = first
+    for game in games:
+        if game.winner is None:
+            mover = "B" if mover == "A" else "A"
+        else:
+            mover = "B" if game.winner == "A" else "A"
+    return mover
+
+
+def commander_match(games: Sequence[MatchGame], length: int = 3, first: str = "A") -> MatchScore:
+    """A Commander Chess competition match (COMMANDER_RULES.md §12.5: 3 to 5 games; lots give game
+    1's first move, then the previous loser moves first).
+
+    The match goes to the player with more games won; when games are level after the last game,
+    to the higher total of points (captures plus bonuses) over the match; then it is drawn
+    [decision: §12.5 names no match decider; this follows the game's own rule that points decide].
+
+    >>> score = commander_match([MatchGame("A", 180, 60), MatchGame("B", 40, 150), MatchGame("A", 120, 90)])
+    >>> score.winner, score.games_a, score.points_a, score.decided
+    ('A', 2, 340, True)
+    """
+    _check_length(length, (3, 4, 5), "Commander Chess")
+    if len(games) > length:
+        raise TournamentError(f"{len(games)} games played in a match of {length}")
+    wins_a = sum(g.winner == "A" for g in games)
+    wins_b = sum(g.winner == "B" for g in games)
+    points_a, points_b = sum(g.points_a for g in games), sum(g.points_b for g in games)
+    left = length - len(games)
+    winner, reason = None, "match goes on"
+    if wins_a > wins_b + left:
+        winner, reason = "A", "more games won"
+    elif wins_b > wins_a + left:
+        winner, reason = "B", "more games won"
+    elif left == 0:
+        if points_a != points_b:
+            winner, reason = ("A" if points_a > points_b else "B"), "games level, more points"
+        else:
+            reason = "games and points level: drawn"
+    decided = winner is not None or left == 0
+    return MatchScore(wins_a, wins_b, points_a, points_b, len(games), length, winner, decided,
+                      None if decided else _next_first(games, first), reason)
+
+
+def cotoan_match(games: Sequence[MatchGame], length: int = 3, first: str = "A") -> MatchScore:
+    """A Cờ Toán match (RULES.md §3): 1, 3, 5, 7 … games, most games won; a player whose 0 is
+    captured loses the whole match at once, whatever the score before.
+
+    >>> cotoan_match([MatchGame("A", 20, 5), MatchGame("B", 0, 9, absolute=True)], 5).winner
+    'B'
+    """
+    if length < 1 or length % 2 == 0:
+        raise TournamentError(f"a Cờ Toán match has an odd number of games (1, 3, 5, 7 …), not {length}")
+    if len(games) > length:
+        raise TournamentError(f"{len(games)} games played in a match of {length}")
+    wins_a = sum(g.winner == "A" for g in games)
+    wins_b = sum(g.winner == "B" for g in games)
+    points_a, points_b = sum(g.points_a for g in games), sum(g.points_b for g in games)
+    left = length - len(games)
+    winner, reason = None, "match goes on"
+    absolute = next((g for g in games if g.absolute), None)
+    if absolute is not None:
+        winner, reason = absolute.winner, "the opponent's 0 was captured"
+    elif wins_a > wins_b + left:
+        winner, reason = "A", "more games won"
+    elif wins_b > wins_a + left:
+        winner, reason = "B", "more games won"
+    elif left == 0:
+        reason = "games level: drawn"
+    decided = winner is not None or left == 0
+    return MatchScore(wins_a, wins_b, points_a, points_b, len(games), length, winner, decided,
+                      None if decided else _next_first(games, first), reason)

@@ -116,3 +116,11 @@ def test_the_api_on_sqlite_and_postgresql(database_url):
         assert [m["text"] for m in http.get(f"/api/games/{game_id}/moves").json()] == ["h2e2", "h9g7"]
         assert [a["kind"] for a in http.get(f"/api/games/{game_id}/audit").json()] == [
             "create", "move", "move", "move", "takeback"]
+
+
+def test_the_modules_examples_run():
+    import doctest
+
+    import server.render
+
+    assert doctest.testmod(server.render).failed == 0

@@ -147,3 +147,11 @@ def test_bad_results_name_the_problem():
         GameResult(1, 2, "1-1")
     with pytest.raises(TournamentError, match="player 9"):
         standings(4, [GameResult(1, 9, "1-0")])
+
+
+def test_the_module_examples_run():
+    import doctest
+
+    import games.tournament
+
+    assert doctest.testmod(games.tournament).failed == 0
