@@ -102,5 +102,17 @@ def test_console_correction_is_followed_by_the_live_page(browser, live_server):
         live.wait_for_function("document.querySelector('#moves').dataset.last === 'i9i8'", timeout=15_000)
         moves = httpx.get(f"{live_server.url}/api/games/{game_id}/moves").json()
         assert [m["text"] for m in moves] == ["h2e2", "h9g7", "b0c2", "i9i8"]
+
+        # Clocks and the result, set from the console, reach the live page.
+        console.fill("#white-s", "600")
+        console.fill("#black-s", "300")
+        console.click("#set-clock")
+        live.wait_for_selector('#clocks [data-side="b"]:has-text("05:00")', timeout=15_000)
+        console.select_option("#result", "1-0")
+        console.select_option("#termination", "resignation")
+        console.click("#set-result")
+        live.wait_for_selector("#result:has-text('1-0 (resignation)')", timeout=15_000)
+        kinds = [a["kind"] for a in httpx.get(f"{live_server.url}/api/games/{game_id}/audit").json()]
+        assert kinds[-4:] == ["ambiguity", "resolve", "clock", "result"]
         live.close()
         console.close()
