@@ -30,10 +30,13 @@ def random_game(plies: int, seed: int) -> list[str]:
     return moves
 
 
-def start_server(port: int, database: str) -> subprocess.Popen:
-    env = dict(os.environ, BANCO_REFEREE_TOKEN=REFEREE)
-    process = subprocess.Popen([sys.executable, "-m", "banco", "serve", "--port", str(port), "--database", database],
-                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+def start_server(port: int, database: str | None, **env_extra: str) -> subprocess.Popen:
+    env = dict(os.environ, BANCO_REFEREE_TOKEN=REFEREE, **env_extra)
+    env.pop("BANCO_DATABASE_URL", None)
+    command = [sys.executable, "-m", "banco", "serve", "--port", str(port)]
+    if database is not None:
+        command += ["--database", database]
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -97,3 +100,22 @@ def test_sigkill_mid_game_loses_no_committed_move(tmp_path):
     finally:
         server.kill()
         server.wait(10)
+
+
+def test_by_default_the_record_is_a_sqlite_file_in_the_user_data_directory(tmp_path):
+    port = free_port()
+    server = start_server(port, None, XDG_DATA_HOME=str(tmp_path / "data"), HOME=str(tmp_path))
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=5) as http:
+            game_id, station = new_game(http)
+            http.post(f"/api/games/{game_id}/moves", json={"move": "h2e2"}, headers=station)
+    finally:
+        server.kill()
+        server.wait(10)
+    database = tmp_path / "data" / "banco" / "banco.sqlite3"
+    assert database.exists()
+    import sqlite3
+
+    with sqlite3.connect(database) as connection:
+        assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert connection.execute("SELECT text FROM moves").fetchall() == [("h2e2",)]
