@@ -59,6 +59,40 @@ def _points(move: Move) -> tuple[list[int] | None, list[int] | None]:
     return (list(origin) if origin is not None else None, list(target) if target is not None else None)
 
 
+def _color_code(color: object) -> str:
+    """'w' or 'b' for any engine's colour enum (Trắng/White/Red are 'w')."""
+    value = str(getattr(color, "value", color)).lower()
+    name = str(getattr(color, "name", "")).lower()
+    return "w" if value[:1] in ("w", "r") or name in ("white", "red") else "b"
+
+
+def _label(variant: games.Variant, piece: object) -> str:
+    """The letter printed on the disc: the variant's own letter for the piece's kind (the
+    Vietnamese federation letters for Xiangqi), else its number (Cờ Toán), else its symbol."""
+    kind = getattr(piece, "kind", None)
+    if kind is not None:
+        name = str(getattr(kind, "name", kind)).lower()
+        for letter, kind_name in variant.pieces.items():
+            if str(kind_name).lower() == name:
+                return letter
+    value = getattr(piece, "value", None)
+    if isinstance(value, int):
+        return str(value)
+    symbol = piece.symbol() if callable(getattr(piece, "symbol", None)) else str(piece)
+    return symbol.lstrip("-+").upper()[:2]
+
+
+def describe_piece(variant: games.Variant, piece: object) -> dict[str, Any]:
+    """A piece (or a stack of pieces, carrier first) as the pages draw it."""
+    # A stack is a plain sequence of pieces; a piece may itself be a NamedTuple (Xiangqi, Cờ Toán).
+    is_stack = isinstance(piece, tuple | list) and not hasattr(piece, "_fields")
+    stack = list(piece) if is_stack else [piece]
+    carrier = stack[0]
+    symbols = [p.symbol() if callable(getattr(p, "symbol", None)) else _label(variant, p) for p in stack]
+    return {"symbol": "".join(symbols), "color": _color_code(getattr(carrier, "color", "")),
+            "label": "".join(_label(variant, p) for p in stack)[:3], "stack": len(stack)}
+
+
 @dataclass
 class _Clock:
     white_ms: int | None = None
@@ -556,14 +590,8 @@ class Recorder:
         pieces = []
         for point in variant.geometry.points():
             piece = board.piece_at(point)
-            if piece is None:
-                continue
-            symbol = piece.symbol() if callable(getattr(piece, "symbol", None)) else str(piece)
-            color = getattr(piece, "color", None)
-            kind = getattr(piece, "kind", None)
-            label = getattr(kind, "vn", None) or symbol.upper()
-            pieces.append({"file": point.file, "rank": point.rank, "symbol": symbol,
-                           "color": color.value if isinstance(color, Color) else str(color), "label": label})
+            if piece is not None:
+                pieces.append({"file": point.file, "rank": point.rank, **describe_piece(variant, piece)})
         clock = state.clock
         ambiguity = None
         if state.ambiguity is not None:

@@ -15,7 +15,7 @@ from typing import Any
 from games.base import Geometry, Point
 
 SPACING = 48
-MARGIN = 40
+MARGIN = 44
 INK = {"w": "#c0392b", "b": "#1f4e99"}
 WATER = ("sea", "river", "water", "song", "bien")
 
@@ -65,11 +65,11 @@ def _board(layout: Layout, labels: bool) -> list[str]:
     if labels:
         for file, name in enumerate(g.file_names):
             x, _ = layout.xy((file, 0))
-            parts.append(f'<text class="label" x="{x}" y="{layout.height - MARGIN / 3}" font-size="14" '
+            parts.append(f'<text class="label" x="{x}" y="{layout.height - 5}" font-size="14" '
                          f'text-anchor="middle" fill="#5a3b1a">{escape(name)}</text>')
         for rank, name in enumerate(g.rank_names):
             _, y = layout.xy((0, rank))
-            parts.append(f'<text class="label" x="{MARGIN / 3}" y="{y + 5}" font-size="14" '
+            parts.append(f'<text class="label" x="{MARGIN / 4}" y="{y + 5}" font-size="14" '
                          f'text-anchor="middle" fill="#5a3b1a">{escape(name)}</text>')
     return parts
 

@@ -40,3 +40,41 @@ def test_every_registered_engine_renders_its_start_position(client):
         svg = client.get(f"/api/games/{game.json()['id']}/diagram.svg").text
         assert svg.count('class="piece"') == sum(1 for p in variant.geometry.points()
                                                  if variant.board().piece_at(p) is not None)
+
+
+def test_pieces_of_any_engine_get_a_colour_and_a_label():
+    import enum
+    from typing import NamedTuple
+
+    from server.record import describe_piece
+
+    class Colour(enum.Enum):
+        WHITE = "w"
+        BLACK = "b"
+
+    class Kind(enum.Enum):
+        NAVY = 1
+        AIR_FORCE = 2
+
+    class Piece(NamedTuple):
+        kind: Kind
+        color: Colour
+
+    class Number(NamedTuple):
+        value: int
+        color: Colour
+
+        def symbol(self) -> str:
+            return str(self.value) if self.color is Colour.WHITE else f"-{self.value}"
+
+    variant = games.Variant(name="fake", title="Fake", board_class=object, geometry=games.get("xiangqi").geometry,
+                            pieces={"H": "navy", "K": "air_force"}, notations={}, default_notation="x",
+                            starting_fen="")
+    assert describe_piece(variant, Piece(Kind.NAVY, Colour.BLACK))["label"] == "H"
+    stack = describe_piece(variant, (Piece(Kind.NAVY, Colour.WHITE), Piece(Kind.AIR_FORCE, Colour.WHITE)))
+    assert (stack["label"], stack["color"], stack["stack"]) == ("HK", "w", 2)
+    number = describe_piece(variant, Number(7, Colour.BLACK))
+    assert (number["label"], number["symbol"], number["color"]) == ("7", "-7", "b")
+    xiangqi = games.get("xiangqi")
+    general = xiangqi.board().piece_at(games.Point(4, 0))
+    assert describe_piece(xiangqi, general) == {"symbol": "K", "color": "w", "label": "T", "stack": 1}
