@@ -7,6 +7,10 @@ from the move's POST to the viewer reading the snapshot, plus the server's CPU w
 was played. A few viewers are "stalled": they shrink their receive buffer and stop reading,
 as a phone in a tunnel would. Everything is bounded: fixed moves, fixed deadlines.
 
+On loopback the kernel lets the server queue megabytes for a stalled socket (tcp_wmem
+autotuning), so within one game a stalled viewer rarely pushes back on the server; the
+isolation itself is tested in tests/server/test_live.py with a send that never completes.
+
     .venv/bin/python benchmarks/live.py --viewers 2000 --moves 30
 """
 
