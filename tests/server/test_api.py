@@ -71,7 +71,8 @@ def test_result_and_clock_from_the_referee(client):
     game_id, station = new_game(client, initial_ms=600_000)
     client.post(f"/api/games/{game_id}/moves", json={"move": "h2e2"}, headers=station)
     answer = client.post(f"/api/games/{game_id}/clock", json={"white_ms": 500_000, "black_ms": 420_000,
-                                                              "reason": "clock failure"}, headers=REFEREE_HEADERS)
+                                                              "reason": "clock failure"},
+                         headers=REFEREE_HEADERS | {"X-Referee-Name": "Tr%E1%BB%8Dng%20t%C3%A0i%20A"})
     assert answer.json()["clocks"]["black_ms"] == 420_000
     answer = client.post(f"/api/games/{game_id}/result", json={"result": "1-0", "termination": "time forfeit"},
                          headers=REFEREE_HEADERS)
@@ -80,7 +81,7 @@ def test_result_and_clock_from_the_referee(client):
     assert answer.status_code == 409 and "over" in answer.json()["detail"]
     audit = client.get(f"/api/games/{game_id}/audit").json()
     assert [(a["kind"], a["author"]) for a in audit] == [("create", "referee"), ("move", "station"),
-                                                          ("clock", "referee"), ("result", "referee")]
+                                                          ("clock", "referee Trọng tài A"), ("result", "referee")]
     assert audit[2]["reason"] == "clock failure"
 
 

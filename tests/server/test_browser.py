@@ -87,12 +87,14 @@ def test_console_correction_is_followed_by_the_live_page(browser, live_server):
         console.click("#apply")
         console.wait_for_selector("#error:has-text('401')")
         console.fill("#token", REFEREE)
+        console.fill("#referee-name", "Nguyễn Văn Trọng")
         console.click("#login button")
         console.click("#apply")
         wait_for_moves(live, "#moves", 3)
         live.wait_for_function("document.querySelector('#moves').dataset.last === 'b0c2'", timeout=15_000)
         assert live.inner_text("#moves").split() == ["1.", "h2e2", "h9g7", "2.", "b0c2"]
         console.wait_for_selector("#audit td:has-text('camera read the wrong horse')")
+        console.wait_for_selector("#audit td:has-text('referee Nguyễn Văn Trọng')")
 
         # An ambiguity from the station: the console draws the candidates and the referee picks one.
         http.post(f"/api/games/{game_id}/ambiguities", json={"candidates": ["i9h9", "i9i8"]}, headers=station)
