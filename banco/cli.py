@@ -180,6 +180,27 @@ def calibrate(
     typer.echo(f"{cal.method}: viewing angle {data['viewing_angle_deg']}°, "
                f"piece radius {data['piece_radius_px']} px")
     typer.echo(f"wrote {out}")
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+    database: Annotated[str | None, typer.Option(help="SQLAlchemy URL; default BANCO_DATABASE_URL or "
+                                                      "SQLite in the user data directory")] = None,
+    referee_token: Annotated[str | None, typer.Option(help="default BANCO_REFEREE_TOKEN, else generated")] = None,
+) -> None:
+    """Serve the live pages, the referee console and the API (docs at /docs)."""
+    import uvicorn
+
+    from server.app import create_app
+    from server.config import Settings
+
+    try:
+        settings = Settings.from_env(database_url=database, referee_token=referee_token)
+    except ValueError as error:
+        fail(str(error))
+    if settings.token_generated:
+        typer.echo(f"referee token: {settings.referee_token}", err=True)
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
 
 
 def main() -> None:
