@@ -49,15 +49,16 @@ def test_station_moves_appear_on_the_live_page_and_overlay(browser, live_server)
             assert answer.status_code == 201
         wait_for_moves(live, "#moves", 3)
         wait_for_moves(overlay, "#last", 3)
-        assert live.inner_text("#moves").split() == ["1.", "h2e2", "h9g7", "2.", "h0g2"]
+        # The page writes moves in the federation notation (vn-coord) by default.
+        assert live.inner_text("#moves").split() == ["1.", "Phe2", "Mg7", "2.", "Mg2"]
         assert "Lại Lý Huynh" in live.inner_text("#players")
         # The board is drawn from Geometry with the last move highlighted and 32 pieces.
         live.wait_for_function("document.querySelectorAll('#board .piece').length === 32")
         live.wait_for_function("document.querySelectorAll('#board .last-move').length === 2")
         assert live.locator('#board .piece[data-point="6,2"]').count() == 1  # the horse on g2
         assert live.inner_text('#clocks [data-side="w"]') == "14:40"
-        assert "3. h0g2" in overlay.inner_text("#last")
-        overview.wait_for_selector(f"section[data-game='{game_id}'] .last:has-text('3. h0g2')", timeout=15_000)
+        assert "Mg2" in overlay.inner_text("#last")
+        overview.wait_for_selector(f"section[data-game='{game_id}'] .last:has-text('Mg2')", timeout=15_000)
         card = f"section[data-game='{game_id}']"
         overview.wait_for_function(f"document.querySelectorAll(\"{card} .piece\").length === 32")
         overview.close()
@@ -91,8 +92,8 @@ def test_console_correction_is_followed_by_the_live_page(browser, live_server):
         console.click("#login button")
         console.click("#apply")
         wait_for_moves(live, "#moves", 3)
-        live.wait_for_function("document.querySelector('#moves').dataset.last === 'b0c2'", timeout=15_000)
-        assert live.inner_text("#moves").split() == ["1.", "h2e2", "h9g7", "2.", "b0c2"]
+        live.wait_for_function("document.querySelector('#moves').dataset.last === 'Mc2'", timeout=15_000)
+        assert live.inner_text("#moves").split() == ["1.", "Phe2", "Mg7", "2.", "Mc2"]
         console.wait_for_selector("#audit td:has-text('camera read the wrong horse')")
         console.wait_for_selector("#audit td:has-text('referee Nguyễn Văn Trọng')")
 
@@ -101,7 +102,7 @@ def test_console_correction_is_followed_by_the_live_page(browser, live_server):
         console.wait_for_selector("#candidates button[data-move='i9i8']")
         console.wait_for_function("document.querySelectorAll('#board .candidate').length === 2")
         console.click("#candidates button[data-move='i9i8']")
-        live.wait_for_function("document.querySelector('#moves').dataset.last === 'i9i8'", timeout=15_000)
+        live.wait_for_function("document.querySelector('#moves').dataset.last === 'Xi8'", timeout=15_000)
         moves = httpx.get(f"{live_server.url}/api/games/{game_id}/moves").json()
         assert [m["text"] for m in moves] == ["h2e2", "h9g7", "b0c2", "i9i8"]
 
