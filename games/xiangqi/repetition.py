@@ -301,7 +301,6 @@ def chased_by_last_move(before: list[int], after: list[int], frm: int, to: int) 
     mover_king = _find_general(after, mover)
     victim_pieces = _side_pieces(after, victim)
     mover_pieces = _side_pieces(after, mover)
-    captured = before[to] != 0
 
     pins = blockers_for_general(after, victim_king, victim)
     if mover_king >= 0:
@@ -425,8 +424,19 @@ def _undo_move(mask: int, code: int) -> int:
     return mask
 
 
-def judge_repetition(board: Board) -> Outcome | None:
-    """The verdict on the current position by the repetition rules, or None."""
+class RepetitionFacts(NamedTuple):
+    """Who broke which rule over the repeated stretch. "Mover" is the side that just moved,
+    "to_move" the side to move now."""
+
+    checks_by_mover: bool
+    checks_by_to_move: bool
+    chase_by_mover: int
+    chase_by_to_move: int
+
+
+def repetition_facts(board: Board) -> RepetitionFacts | None:
+    """The facts behind a verdict, or None while the position has not stood three times in
+    the window since the last capture."""
     undo = board._undo
     n = len(undo)
     window = min(board.halfmove_clock, n)
@@ -454,27 +464,37 @@ def judge_repetition(board: Board) -> Outcome | None:
     def code(p: int) -> int:
         return undo[p - 1].code
 
-    perpetual_them = all(check(n - j) for j in range(0, distance + 1, 2))
-    perpetual_us = all(check(n - j) for j in range(1, distance, 2))
-    chase_them = _undo_move(records[n].chased, code(n - 1)) & records[n - 2].chased
+    # The mover's moves are plies n, n-2, … back to the earlier occurrence (included); the
+    # other side's are n-1, n-3, … strictly inside the stretch.
+    checks_by_mover = all(check(n - j) for j in range(0, distance + 1, 2))
+    checks_by_to_move = all(check(n - j) for j in range(1, distance, 2))
+    chase_by_mover = _undo_move(records[n].chased, code(n - 1)) & records[n - 2].chased
     for j in range(4, distance + 1, 2):
-        if n - j == 0:
+        if n - j == 0:  # the root position was reached by no move, so chased nothing
             continue
-        chase_them = _undo_move(chase_them, code(n - j + 1)) & records[n - j].chased
-    chase_us = _undo_move(records[n - 1].chased, code(n - 2)) & records[n - 3].chased
+        chase_by_mover = _undo_move(chase_by_mover, code(n - j + 1)) & records[n - j].chased
+    chase_by_to_move = _undo_move(records[n - 1].chased, code(n - 2)) & records[n - 3].chased
     for j in range(5, distance, 2):
-        chase_us = _undo_move(chase_us, code(n - j + 1)) & records[n - j].chased
+        chase_by_to_move = _undo_move(chase_by_to_move, code(n - j + 1)) & records[n - j].chased
+    return RepetitionFacts(checks_by_mover, checks_by_to_move, chase_by_mover, chase_by_to_move)
 
+
+def judge_repetition(board: Board) -> Outcome | None:
+    """The verdict on the current position by the repetition rules, or None."""
+    facts = repetition_facts(board)
+    if facts is None:
+        return None
     to_move = board.turn
-    if perpetual_them or perpetual_us:
-        return _verdict(Termination.PERPETUAL_CHECK, perpetual_them, perpetual_us, to_move)
-    if chase_them or chase_us:
-        return _verdict(Termination.PERPETUAL_CHASE, bool(chase_them), bool(chase_us), to_move)
+    if facts.checks_by_mover or facts.checks_by_to_move:
+        return _verdict(Termination.PERPETUAL_CHECK, facts.checks_by_mover, facts.checks_by_to_move, to_move)
+    if facts.chase_by_mover or facts.chase_by_to_move:
+        return _verdict(Termination.PERPETUAL_CHASE, bool(facts.chase_by_mover), bool(facts.chase_by_to_move),
+                        to_move)
     return Outcome(Termination.REPETITION, None)
 
 
-def _verdict(rule: Termination, by_them: bool, by_us: bool, to_move) -> Outcome:
+def _verdict(rule: Termination, by_mover: bool, by_to_move: bool, to_move) -> Outcome:
     """One side breaking the rule loses; both breaking it is a plain draw by repetition."""
-    if by_them and by_us:
+    if by_mover and by_to_move:
         return Outcome(Termination.REPETITION, None)
-    return Outcome(rule, to_move if by_them else (BLACK if to_move is WHITE else WHITE))
+    return Outcome(rule, to_move if by_mover else (BLACK if to_move is WHITE else WHITE))

@@ -8,7 +8,7 @@ pyffish rebuilds its piece tables on every call (about 3–5 ms a call here), so
 200 plies (≈400,000 calls) take far longer than a test may; the suite runs a seeded share and
 the full count runs as a script:
 
-    .venv/bin/python -m tests.games.test_xiangqi_fsf --games 2000 --repeat-games 2000
+    .venv/bin/python -m tests.games.test_xiangqi_fsf --games 2000 --jobs 2
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import pytest
 from games.base import Termination
 from games.xiangqi import Board, Move
 from games.xiangqi.board import STARTING_FEN
-from games.xiangqi.repetition import CANNON, CHARIOT, HORSE, attacks_from
+from games.xiangqi.repetition import CANNON, CHARIOT, HORSE, attacks_from, repetition_facts
 
 sf = pytest.importorskip("pyffish")
 
@@ -119,7 +119,14 @@ def compare_repetition(board: Board, fens: list[str], moves: list[str], tally: T
     if ours is None:
         tally.near_misses += 1
         return False
-    tally.verdicts[(ours.termination.value, "draw" if ours.winner is None else "decisive")] += 1
+    label = ours.termination.value
+    if ours.winner is None:
+        facts = repetition_facts(board)
+        if facts.checks_by_mover and facts.checks_by_to_move:
+            label = "mutual perpetual check"
+        elif facts.chase_by_mover and facts.chase_by_to_move and not (facts.checks_by_mover or facts.checks_by_to_move):
+            label = "mutual perpetual chase"
+    tally.verdicts[(label, "draw" if ours.winner is None else "decisive")] += 1
     return True
 
 
@@ -221,9 +228,10 @@ def _square(point) -> int:
     return point.rank * 9 + point.file
 
 
-def find_chase_cycle(board: Board, rng: random.Random) -> list[Move] | None:
+def find_chase_cycle(board: Board, rng: random.Random, counter: bool = False) -> list[Move] | None:
     """Four plies that can cycle: a piece attacks an enemy piece, the piece steps aside, the
-    attacker follows it, the piece steps back (then the attacker goes back, and again)."""
+    attacker follows it, the piece steps back (then the attacker goes back, and again).
+    With `counter`, escapes that attack a piece in turn come first (mutual chases)."""
     legal = [m for m in board.legal_moves if not board.is_capture(m)]
     rng.shuffle(legal)
     for first in legal[:25]:
@@ -233,6 +241,8 @@ def find_chase_cycle(board: Board, rng: random.Random) -> list[Move] | None:
                 escapes = [m for m in board.legal_moves
                            if _square(m.from_point) == victim and not board.is_capture(m)]
                 rng.shuffle(escapes)
+                if counter:
+                    escapes.sort(key=lambda m: not _attacks_a_piece(board, m))
                 for escape in escapes[:4]:
                     board.push(escape)
                     try:
@@ -279,7 +289,7 @@ def play_chase_game(seed: int, *, attempts: int = 6) -> Tally:
             return tally
         play(rng.choice(legal))
     for _ in range(attempts):
-        cycle = find_chase_cycle(board, rng)
+        cycle = find_chase_cycle(board, rng, counter=seed % 2 == 1)
         if cycle is None:
             legal = list(board.legal_moves)
             if not legal or play(rng.choice(legal)):
@@ -367,27 +377,45 @@ def test_repetition_verdicts_match_fairy_stockfish():
 
 
 # ------------------------------------------------------------------------------ script
+def _run_random(seed: int) -> Tally:
+    return play_game(seed)
+
+
+def _run_repeat(seed: int) -> Tally:
+    return play_game(10_000 + seed, repeat_bias=0.7, check_bias=0.5, compare_moves=False)
+
+
+def _run_chase(seed: int) -> Tally:
+    return play_chase_game(20_000 + seed)
+
+
+def _report(name: str, tally: Tally, seconds: float) -> None:
+    print(f"{name}: {tally.games} games, {tally.plies} plies, check compared at every ply ({tally.checks} checks), "
+          f"endings {dict(tally.endings)}, near-repetitions {tally.near_misses}, "
+          f"verdicts {dict(sorted(tally.verdicts.items()))}; {seconds:.0f} s", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
+    from multiprocessing import Pool
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=2000)
-    parser.add_argument("--repeat-games", type=int, default=2000)
-    parser.add_argument("--plies", type=int, default=MAX_PLIES)
+    parser.add_argument("--games", type=int, default=2000, help="random games, legal moves compared")
+    parser.add_argument("--repeat-games", type=int, default=2000, help="games biased to repeat")
+    parser.add_argument("--chase-games", type=int, default=2000, help="games steered into chases")
+    parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
-    started = time.perf_counter()
-    moves_tally, repeat_tally = Tally(), Tally()
-    for seed in range(args.games):
-        moves_tally.merge(play_game(seed, max_plies=args.plies))
-    moves_time = time.perf_counter() - started
-    print(f"random games: {moves_tally.games} games, {moves_tally.plies} plies compared "
-          f"(legal moves, check), {moves_tally.checks} checks, endings {dict(moves_tally.endings)}, "
-          f"near-repetitions {moves_tally.near_misses}, verdicts {dict(moves_tally.verdicts)}; {moves_time:.0f} s")
-    for seed in range(args.repeat_games):
-        repeat_tally.merge(play_game(10_000 + seed, repeat_bias=0.7, check_bias=0.5,
-                                     compare_moves=False, max_plies=args.plies))
-    print(f"repetition games: {repeat_tally.games} games, {repeat_tally.plies} plies, "
-          f"near-repetitions {repeat_tally.near_misses}, verdicts {dict(repeat_tally.verdicts)}; "
-          f"{time.perf_counter() - started - moves_time:.0f} s")
-    print("all identical to Fairy-Stockfish")
+    with Pool(args.jobs) as pool:
+        for name, runner, count in (("repetition games", _run_repeat, args.repeat_games),
+                                    ("chase games", _run_chase, args.chase_games),
+                                    ("random games", _run_random, args.games)):
+            started = time.perf_counter()
+            tally = Tally()
+            for done, one in enumerate(pool.imap_unordered(runner, range(count), chunksize=4), 1):
+                tally.merge(one)
+                if done % 200 == 0 and done < count:
+                    _report(f"  {name} so far", tally, time.perf_counter() - started)
+            _report(name, tally, time.perf_counter() - started)
+    print("every comparison identical to Fairy-Stockfish")
     return 0
 
 
