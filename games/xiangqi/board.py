@@ -622,9 +622,18 @@ class Board:
     def outcome(self, *, claim_draw: bool = False) -> Outcome | None:
         """How the game has ended, or None while it goes on.
 
-        The side with no legal move loses (checkmate, or stalemate under seed 001). A position
-        repeated three times is judged by `repetition_outcome`. The 60-move draw counts only
-        with ``claim_draw=True``. Resignation, agreement and time are set by the caller.
+        The side with no legal move loses (checkmate, or stalemate under seed 001); no chariot,
+        horse, cannon or soldier on either side is a draw. A position standing for the third
+        time since the last capture is judged by `repetition_outcome`: perpetual check or
+        perpetual chase loses, anything else draws (see `games.xiangqi.repetition`). The
+        60-move draw counts only with ``claim_draw=True``. Resignation, agreement and time
+        are set by the caller (`resign`, `agree_draw`, `flag`).
+
+        >>> board = Board()
+        >>> for text in "h0g2 h9g7 g2h0 g7h9 h0g2 h9g7 g2h0 g7h9".split():
+        ...     board.push(Move.from_iccs(text))
+        >>> board.outcome()
+        Outcome(termination=<Termination.REPETITION: 'repetition'>, winner=None)
         """
         if self._set_outcome is not None:
             return self._set_outcome

@@ -18,6 +18,17 @@ How a verdict is reached:
 * One side perpetually checking loses; both → draw. Otherwise one side perpetually chasing
   loses; both → draw. Otherwise a plain repetition: draw.
 
+Decisions where the seed is silent (RULES.md §1 delegates them to Fairy-Stockfish):
+
+* perpetual check is judged before chase: a side checking every move loses even if the
+  other side chased every move; both sides checking every move is a draw;
+* a draw because both sides broke the same rule is reported as
+  ``Outcome(Termination.REPETITION, None)`` (`repetition_facts` tells which rules were broken);
+* history before the root position (a FEN) is unknown, so the window also stops there;
+* check and chase facts are computed only when a third occurrence is found, by rebuilding the
+  positions of the window from the undo log, and are kept per ply on the board (``push``
+  stays as fast as before; ``pop`` forgets the popped ply).
+
 What a move chases (``chased_by_last_move``), in Fairy-Stockfish's AXF reading: a piece the
 move newly attacks — directly, by discovery, by pinning its defender, or by a discovered-check
 threat — that is not the general, not a soldier still on its own side of the river, not the

@@ -122,3 +122,14 @@ def test_verdicts_survive_copy_and_pop():
     board.push(Move.from_iccs("b2c2"))  # a different last move: no repetition any more
     assert board.outcome() is None
     assert clone.outcome().termination is Termination.PERPETUAL_CHASE
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import games.xiangqi.board
+    import games.xiangqi.repetition
+
+    for module in (games.xiangqi.board, games.xiangqi.repetition):
+        failed, _ = doctest.testmod(module)
+        assert failed == 0, module.__name__

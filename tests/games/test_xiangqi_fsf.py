@@ -328,6 +328,11 @@ HAND_CASES = [
     # The white chariot checks on every move, the black general steps back and forth.
     ("perpetual check", "3k5/9/9/9/9/9/9/9/9/4K3R w - - 0 1", "i0i9 d9d8 i9i8 d8d9 i8i9 d9d8 i9i8 d8d9 i8i9",
      Termination.PERPETUAL_CHECK, "to move"),
+    # Found by a seeded search (random opening, then chase cycles): the white cannon keeps
+    # attacking the black chariot while the chariot, on each step, attacks an unprotected
+    # white piece: both sides chase, so the repetition is a draw.
+    ("mutual chase", "rn1aka1cC/7c1/b5r2/4n1p2/p1p1p2Pp/9/P1P1PR3/2N1C4/9/R1BAKABN1 w - - 14 30",
+     "e2g2 g7h7 g2h2 h7g7 h2g2 g7h7 g2h2 h7g7 h2g2", Termination.REPETITION, None),
     # Horses out and back from the start: a plain threefold repetition.
     ("plain repetition", STARTING_FEN, "h0g2 h9g7 g2h0 g7h9 h0g2 h9g7 g2h0 g7h9",
      Termination.REPETITION, None),
@@ -342,6 +347,11 @@ def test_hand_made_repetitions_match_fairy_stockfish(name, fen, iccs, terminatio
     outcome = board.outcome()
     assert outcome.termination is termination
     assert outcome.winner is (board.turn if winner == "to move" else None)
+    facts = repetition_facts(board)
+    if name == "mutual chase":
+        assert facts.chase_by_mover and facts.chase_by_to_move
+    if name == "plain repetition":
+        assert facts == (False, False, 0, 0)
     # One ply earlier the position stood only twice: no verdict from either referee.
     board.pop()
     assert board.repetition_outcome() is None
