@@ -77,14 +77,20 @@ class Tally:
 
 
 def fsf_repetition(fens: list[str], moves: list[str], board: Board) -> tuple[bool, int]:
-    """Ask Fairy-Stockfish about the current position, giving it only the window since the
-    last capture (a FEN and the moves since), as its own judgement looks no further back."""
+    """Ask Fairy-Stockfish about the current position, giving it a FEN and the moves since,
+    not the whole game: it looks back only to the last capture. When that capture is inside
+    the game, the FEN is the position before it and the capture is passed as a move, because
+    Fairy-Stockfish also weighs the check and chase of the move that opened the window (only
+    at the root of its record is there no such move)."""
     window = min(board.halfmove_clock, len(moves))
     start = len(moves) - window
-    start_fen = fens[start]
-    rule50 = int(start_fen.split()[4]) + window
+    if start > 0:
+        start -= 1
+        rule50 = window
+    else:
+        rule50 = int(fens[0].split()[4]) + window
     variant = VARIANT if rule50 < 100 else NO_MOVE_LIMIT
-    return sf.is_optional_game_end(variant, start_fen, moves[start:])
+    return sf.is_optional_game_end(variant, fens[start], moves[start:])
 
 
 def occurrences(fens: list[str], board: Board) -> int:
