@@ -339,6 +339,13 @@ HAND_CASES = [
     # white piece: both sides chase, so the repetition is a draw.
     ("mutual chase", "rn1aka1cC/7c1/b5r2/4n1p2/p1p1p2Pp/9/P1P1PR3/2N1C4/9/R1BAKABN1 w - - 14 30",
      "e2g2 g7h7 g2h2 h7g7 h2g2 g7h7 g2h2 h7g7 h2g2", Termination.REPETITION, None),
+    # The black cannon chases the white horse (h0/g2) from where the record starts...
+    ("chase from the root", "r3kabnr/4a4/n3b4/p1p3p1p/4p2c1/P8/1cP3P1P/B1N4CR/R3A4/4KABN1 w - - 0 12",
+     "h0g2 h5g5 g2h0 g5h5 h0g2 h5g5 g2h0 g5h5", Termination.PERPETUAL_CHASE, "to move"),
+    # ...but when the same cycle follows a capture, the capturing move (which chased nothing)
+    # opens the window and is weighed too: no perpetual chase, a draw (found by the full run).
+    ("chase after a capture", "r3kabnr/4a4/n3b4/p1p1p1p1p/4P2c1/P8/1cP3P1P/B1N4CR/R3A4/4KABN1 b - - 5 11",
+     "e6e5 h0g2 h5g5 g2h0 g5h5 h0g2 h5g5 g2h0 g5h5", Termination.REPETITION, None),
     # Horses out and back from the start: a plain threefold repetition.
     ("plain repetition", STARTING_FEN, "h0g2 h9g7 g2h0 g7h9 h0g2 h9g7 g2h0 g7h9",
      Termination.REPETITION, None),
