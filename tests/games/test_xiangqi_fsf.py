@@ -21,14 +21,13 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
+import pyffish as sf
 import pytest
 
 from games.base import Termination
 from games.xiangqi import Board, Move
 from games.xiangqi.board import STARTING_FEN
 from games.xiangqi.repetition import CANNON, CHARIOT, HORSE, attacks_from, repetition_facts
-
-sf = pytest.importorskip("pyffish")
 
 VARIANT = "xiangqi"
 # The same rules without Fairy-Stockfish's 50-move rule (our law has a claimable 60-move
