@@ -168,6 +168,9 @@ def play_game(seed: int, *, repeat_bias: float = 0.0, check_bias: float = 0.0,
         theirs_checks = [text.endswith(("+", "#")) for text in san]
         assert checks == theirs_checks, f"seed {seed}: check marks differ"
         tally.checks += sum(checks)
+    if compare_moves:
+        # Xiangqi has no variant ending that comes before mate (no bare-king or flag rule).
+        assert sf.is_immediate_game_end(VARIANT, fens[-1], [])[0] is False, f"seed {seed}"
     if not board.legal_moves:
         outcome = board.outcome()
         in_check = sf.gives_check(VARIANT, fens[-1], [])
