@@ -4,9 +4,10 @@ Seeded random games compare, at every ply, the legal-move set, check, and at the
 stalemate; repetition verdicts are compared with ``is_optional_game_end`` on a corpus of
 hand-made cases and of random games biased to repeat (back-and-forth moves, checks).
 
-pyffish rebuilds its piece tables on every call (about 3–5 ms a call here), so 2,000 games of
-200 plies (≈400,000 calls) take far longer than a test may; the suite runs a seeded share and
-the full count runs as a script:
+pyffish rebuilds its piece tables on every call (about 3 ms of CPU a call here), so 2,000
+games of 200 plies (≈400,000 calls, ≈0.65 s of CPU a game, ≈22 minutes of CPU) do not fit in a
+test; the suite runs a seeded share (100 such games, ≈1 minute of CPU, plus 600 repetition
+games, ≈25 s) and the full count runs as a script:
 
     .venv/bin/python -m tests.games.test_xiangqi_fsf --games 2000 --jobs 2
 """
@@ -36,7 +37,7 @@ NO_MOVE_LIMIT = "xiangqi-banco-nomovelimit"
 sf.load_variant_config(f"[{NO_MOVE_LIMIT}:xiangqi]\nnMoveRule = 0\n")
 
 # Seeds and sizes of the share run by the suite; the script runs the full count.
-SUITE_GAMES = 60
+SUITE_GAMES = 100
 SUITE_REPEAT_GAMES = 400
 SUITE_CHASE_GAMES = 200
 MAX_PLIES = 200
