@@ -374,6 +374,19 @@ def test_hand_made_repetitions_match_fairy_stockfish(name, fen, iccs, terminatio
     assert sf.is_optional_game_end(VARIANT, fen, moves[:-1])[0] is False
 
 
+@pytest.mark.parametrize("fen,termination", [
+    ("R2k5/R8/9/9/9/9/9/9/9/4K4 b - - 0 1", Termination.CHECKMATE),
+    ("3k5/R8/9/9/9/9/9/9/9/4K4 b - - 0 1", Termination.STALEMATE),
+])
+def test_mate_and_stalemate_lose_as_in_fairy_stockfish(fen, termination):
+    """Random games rarely stalemate, so both endings are also checked on set positions."""
+    board = Board(fen)
+    assert sf.legal_moves(VARIANT, fen, []) == [] and not board.legal_moves
+    assert sf.gives_check(VARIANT, fen, []) == board.is_check()
+    assert sf.game_result(VARIANT, fen, []) == -sf.VALUE_MATE
+    assert board.outcome().termination is termination and board.outcome().winner is board.turn.other
+
+
 def test_fen_and_move_conversion_round_trip():
     board = Board()
     for move in board.legal_moves:
