@@ -187,6 +187,8 @@ class Board:
         self.fullmove_number = 1
         self.move_stack: list[Move] = []
         self._undo: list[_Undo] = []
+        # Check and chase facts per ply, filled lazily by the repetition judgement.
+        self._ply_records: dict[int, object] = {}
         self._key = 0
         self._set_outcome: Outcome | None = None
         self._root_fen = STARTING_FEN
@@ -205,6 +207,7 @@ class Board:
         self.fullmove_number = 1
         self.move_stack = []
         self._undo = []
+        self._ply_records = {}
         self._set_outcome = None
         self._key = self._compute_key()
         self._root_fen = self.fen()
@@ -243,6 +246,7 @@ class Board:
         self.fullmove_number = fullmove
         self.move_stack = []
         self._undo = []
+        self._ply_records = {}
         self._set_outcome = None
         self._key = self._compute_key()
         self._root_fen = self.fen()
@@ -288,10 +292,12 @@ class Board:
         if stack:
             other.move_stack = self.move_stack[:]
             other._undo = self._undo[:]
+            other._ply_records = dict(self._ply_records)
             other._root_fen = self._root_fen
         else:
             other.move_stack = []
             other._undo = []
+            other._ply_records = {}
             other._root_fen = self.fen()
         return other
 
@@ -543,6 +549,7 @@ class Board:
         """Take back the last move and return it."""
         if not self._undo:
             raise IndexError("pop from an empty move stack")
+        self._ply_records.pop(len(self._undo), None)
         undo = self._undo.pop()
         move = self.move_stack.pop()
         fr, to = divmod(undo.code, T.SQUARES)
@@ -615,9 +622,18 @@ class Board:
     def outcome(self, *, claim_draw: bool = False) -> Outcome | None:
         """How the game has ended, or None while it goes on.
 
-        The side with no legal move loses (checkmate, or stalemate under seed 001). A position
-        repeated three times is judged by `repetition_outcome`. The 60-move draw counts only
-        with ``claim_draw=True``. Resignation, agreement and time are set by the caller.
+        The side with no legal move loses (checkmate, or stalemate under seed 001); no chariot,
+        horse, cannon or soldier on either side is a draw. A position standing for the third
+        time since the last capture is judged by `repetition_outcome`: perpetual check or
+        perpetual chase loses, anything else draws (see `games.xiangqi.repetition`). The
+        60-move draw counts only with ``claim_draw=True``. Resignation, agreement and time
+        are set by the caller (`resign`, `agree_draw`, `flag`).
+
+        >>> board = Board()
+        >>> for text in "h0g2 h9g7 g2h0 g7h9 h0g2 h9g7 g2h0 g7h9".split():
+        ...     board.push(Move.from_iccs(text))
+        >>> board.outcome()
+        Outcome(termination=<Termination.REPETITION: 'repetition'>, winner=None)
         """
         if self._set_outcome is not None:
             return self._set_outcome
