@@ -105,7 +105,7 @@ def point_name(point: Point) -> str:
 
 
 def parse_point(text: str) -> Point:
-    if len(text) == 2 and text[0] in FILE_NAMES and text[1].isdigit():
+    if len(text) == 2 and text[0] in FILE_NAMES and text[1] in "0123456789":
         return Point(FILE_NAMES.index(text[0]), int(text[1]))
     raise NotationError(f"{text!r} is not a Xiangqi point (a0…i9)")
 
@@ -697,7 +697,8 @@ def _describe(move: BaseMove) -> str:
 
 
 def _parse_counter(text: str, what: str, minimum: int) -> int:
-    if not text.isdigit() or int(text) < minimum:
+    # isdigit() also accepts digits like '³' that int() refuses.
+    if not (text.isascii() and text.isdigit()) or int(text) < minimum:
         raise InvalidFenError(f"{what} {text!r} is not a whole number ≥ {minimum}")
     return int(text)
 
@@ -711,7 +712,7 @@ def _parse_board_fen(text: str) -> list[int]:
         rank = T.RANKS - 1 - index
         file = 0
         for char in row:
-            if char.isdigit():
+            if char in "123456789":
                 file += int(char)
             else:
                 kind = T.FROM_LETTER.get(char.lower())

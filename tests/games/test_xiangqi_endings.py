@@ -133,3 +133,16 @@ def test_docstring_examples_run():
     for module in (games.xiangqi.board, games.xiangqi.repetition):
         failed, _ = doctest.testmod(module)
         assert failed == 0, module.__name__
+
+
+def test_fen_with_non_ascii_digits_is_an_invalid_fen_error():
+    import pytest
+
+    from games.base import InvalidFenError
+    from games.xiangqi import Board
+
+    for fen in ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - ³ 1",
+                "rnbakabnr/⁹/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/0009/RNBAKABNR w"):
+        with pytest.raises(InvalidFenError):
+            Board(fen)
