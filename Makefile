@@ -24,6 +24,7 @@ demo: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/rules.py
+	$(BIN)/python benchmarks/hardware_link.py
 
 bench-live: $(STAMP)
 	$(BIN)/python benchmarks/live.py
