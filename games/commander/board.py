@@ -335,10 +335,9 @@ class Board:
         seen: set = set()
         for action in rules.group_actions(self.squares, origin, stack, rings, alone=True):
             if touched is None or _touches_only(action, touched):
-                turn = Turn.of((action,))
-                seen.add(turn.key())
-                turns.append(turn)
+                turns.append(Turn.of((action,)))
         if len(stack) > 1:
+            seen = {turn.key() for turn in turns}
             self._split(origin, stack, [], turns, seen, touched)
         if self._settings.safe:
             turns = [t for t in turns if not self._exposes_commander(t)]

@@ -125,8 +125,15 @@ Stack = tuple[Piece, ...]  # carrier first, then passengers in canonical order
 
 
 def arrange(pieces: Iterable[Piece]) -> Stack:
-    """Order pieces as a stack: the carrier (lowest Kind) first, then passengers by kind."""
-    return tuple(sorted(pieces, key=lambda p: (p.kind, not p.hero)))
+    """Order pieces as a stack: the carrier (lowest Kind) first, then the passengers, tanks
+    before aircraft before persons as the seed writes them: ``(HTK)``, ``(TB)``."""
+    ordered = sorted(pieces, key=lambda p: (p.kind, not p.hero))
+    if len(ordered) > 2:
+        ordered[1:] = sorted(ordered[1:], key=lambda p: (_PASSENGER_ORDER.get(p.kind, p.kind + 2), not p.hero))
+    return tuple(ordered)
+
+
+_PASSENGER_ORDER = {Kind.TANK: 0, Kind.AIR_FORCE: 1}
 
 
 # §7.1 (D10, D11): what each carrier may hold. Navy sets are checked by `_navy_load_ok`.

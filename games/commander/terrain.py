@@ -145,9 +145,12 @@ def parse_point(text: str) -> int:
     return index(va, ha)
 
 
+_POINTS = tuple(Point(s % HA_COUNT, s // HA_COUNT) for s in range(SQUARES))
+
+
 def to_point(square: int) -> Point:
     """The shared `Point`: file = HA, rank = VA."""
-    return Point(ha_of(square), va_of(square))
+    return _POINTS[square]
 
 
 def from_point(point: Point) -> int:
