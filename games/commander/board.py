@@ -2,11 +2,11 @@
 
 >>> board = Board()
 >>> board.perft(1)
-136
+116
 >>> turn = next(t for t in board.legal_moves if t.name() == "T3,5_5,5")
 >>> board.push(turn)
 >>> board.fen()
-'6c4/1n2fh1hf2/3a2s2a1/2n1gt1tg2/2ie2m2ei/11/5T5/2IE2M2EI/2N1G3TG2/3A2S2A1/1N2FH1HF2/6C4 b - - 1 1'
+'6c4/1n2fh1hf2/3a2s2a1/2n1gt1tg2/2ie2m2ei/11/5T5/2IE2M2EI/2N1G2TG2/3A2S2A1/1N2FH1HF2/6C4 b - - 1 1'
 >>> board.pop().name()
 'T3,5_5,5'
 """
