@@ -11,7 +11,7 @@ def make(pieces: dict[str, str], turn: str = "r", mode: str = "w", **options) ->
     """A board with `pieces` (point → FEN stack, Red uppercase), `turn` to move, `mode` field."""
     board = Board(f"{EMPTY} {turn} - {mode} 0 1", **options)
     for point, text in pieces.items():
-        board.set_stack_at(parse_point(point), _parse_pieces(text.strip("()"), 0))
+        board.set_stack_at(parse_point(point), _parse_pieces(text.strip("()"), 0) if text else None)
     # Re-read through FEN so terrain and counts are validated like any position.
     return Board(board.fen(), **options)
 
