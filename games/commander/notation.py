@@ -149,14 +149,14 @@ class SecretaryNotation:
         for part in parsed.parts:
             group = part.group if part.group is not None else tuple(sorted(p.kind for p in stack))
             wanted[(tuple(sorted(group)), part.origin, part.op, part.target)] += 1
+        if parsed.penalty and not board.referee:
+            raise IllegalMoveError(f"{where}: '$' turns are accepted only in referee mode")
         candidates = board.penalty_turns() if parsed.penalty else board.turns_from(origin)
         for turn in candidates:
             have = Counter((tuple(sorted(p.kind for p in a.group)), a.origin, _op_class(a), a.target)
                            for a in turn.actions)
             if have == wanted and self._targets_match(board, turn, parsed):
                 return turn
-        if parsed.penalty and not board.referee:
-            raise IllegalMoveError(f"{where}: '$' turns are accepted only in referee mode")
         raise IllegalMoveError(f"{where} is not a legal turn in {board.fen()}")
 
     @staticmethod

@@ -4,24 +4,7 @@ from games.commander import Act, Board, Fate, Kind
 from games.commander import terrain as tr
 from games.commander.pieces import BLUE, RED
 
-from .helpers import make, names
-
-KINGS = {"0,8": "C", "11,6": "c"}  # commanders out of each other's lines
-
-
-def with_kings(pieces, **kw):
-    """`pieces` plus the commanders and two spare pieces a side on the back ranks, so that no
-    piece becomes a last defender (§10.2) by accident."""
-    used = "".join(v or "" for v in pieces.values())
-    spare = next(letter for letter in "HEI" if letter not in used.upper())
-    padding = {"0,3": spare, "0,4": spare, "11,3": spare.lower(), "11,4": spare.lower()}
-    return make({**KINGS, **padding, **pieces}, **kw)
-
-
-def targets(board, point):
-    """Destination names of the single actions starting on `point`."""
-    square = tr.parse_point(point)
-    return {tr.seed_name(t.actions[0].target) for t in board.turns_from(square) if len(t.actions) == 1}
+from .helpers import make, names, targets, with_kings  # noqa: F401
 
 
 def test_s4_1_every_turn_is_one_piece_stack_or_split_from_one_point():

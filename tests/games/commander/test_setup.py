@@ -53,7 +53,8 @@ def test_s3_2_standard_setup_matches_the_table_and_mirrors():
 
 def test_s3_2_start_fen_is_the_monorepo_fen():
     """§3.2 / §13.4: our start FEN is the monorepo's, field for field."""
-    assert STARTING_FEN == "6c4/1n2fh1hf2/3a2s2a1/2n1gt1tg2/2ie2m2ei/11/11/2IE2M2EI/2N1GT1TG2/3A2S2A1/1N2FH1HF2/6C4 r - - 0 1"
+    assert STARTING_FEN == (
+        "6c4/1n2fh1hf2/3a2s2a1/2n1gt1tg2/2ie2m2ei/11/11/2IE2M2EI/2N1GT1TG2/3A2S2A1/1N2FH1HF2/6C4 r - - 0 1")
 
 
 def test_s13_4_fen_round_trips_stacks_heroes_scores_and_mode():
