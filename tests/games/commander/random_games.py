@@ -98,31 +98,39 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=100, help="games per mode")
     parser.add_argument("--modes", default="battle,war,nine")
     parser.add_argument("--no-notation", action="store_true", help="skip the notation round trip")
+    parser.add_argument("--progress", type=int, default=250, help="print a line every N seeds")
     args = parser.parse_args(argv)
-    failures = 0
-    for name in args.modes.split(","):
-        mode = Mode(name)
-        start = time.perf_counter()
-        plies = 0
-        endings: Counter = Counter()
-        winners: Counter = Counter()
-        for seed in range(args.games):
+    modes = [Mode(name) for name in args.modes.split(",")]
+    stats = {mode: {"games": 0, "plies": 0, "failures": 0, "endings": Counter(), "winners": Counter()}
+             for mode in modes}
+    start = time.perf_counter()
+
+    def report(final: bool) -> None:
+        for mode, s in stats.items():
+            print(f"{'' if final else '  '}{mode.value}: {s['games']} games, {s['plies']} plies, "
+                  f"{s['failures']} failures; endings {dict(s['endings'])}; winners {dict(s['winners'])}",
+                  flush=True)
+        print(f"{'' if final else '  '}elapsed {time.perf_counter() - start:.0f} s", flush=True)
+
+    # Modes are interleaved seed by seed so that a run stopped early covers every mode.
+    for seed in range(args.games):
+        for mode in modes:
+            s = stats[mode]
             try:
                 n, board = play(seed, mode, check_notation=not args.no_notation)
             except Exception as error:  # report every failure, keep going
-                failures += 1
+                s["failures"] += 1
                 print(f"{mode.value} seed {seed}: {type(error).__name__}: {error}", flush=True)
                 continue
-            plies += n
-            if (seed + 1) % 500 == 0:
-                print(f"  {mode.value}: {seed + 1} games, {failures} failures, "
-                      f"{time.perf_counter() - start:.0f} s", flush=True)
             result = board.result()
-            endings[result.termination.value] += 1
-            winners["draw" if result.winner is None else ("Red" if result.winner is RED else "Blue")] += 1
-        seconds = time.perf_counter() - start
-        print(f"{mode.value}: {args.games} games, {plies} plies, {seconds:.0f} s; "
-              f"endings {dict(endings)}; winners {dict(winners)}", flush=True)
+            s["games"] += 1
+            s["plies"] += n
+            s["endings"][result.termination.value] += 1
+            s["winners"]["draw" if result.winner is None else ("Red" if result.winner is RED else "Blue")] += 1
+        if (seed + 1) % args.progress == 0 and seed + 1 < args.games:
+            report(final=False)
+    report(final=True)
+    failures = sum(s["failures"] for s in stats.values())
     print(f"failures: {failures}")
     return 1 if failures else 0
 
