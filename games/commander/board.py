@@ -170,7 +170,7 @@ class LegalTurns:
         return len(self)
 
     def __bool__(self) -> bool:
-        return any(True for _ in self._board._origins_with_turns())
+        return self._board.result() is None and any(True for _ in self._board._origins_with_turns())
 
     def __contains__(self, turn: object) -> bool:
         return isinstance(turn, Turn) and self._board.is_legal(turn)

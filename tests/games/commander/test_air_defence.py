@@ -1,7 +1,6 @@
 """§8 air defence: rings, shoot-downs, one-for-one (D3–D6, D36, D38, D39)."""
 
-from games.commander import SECRETARY, Fate
-from games.commander import rules
+from games.commander import SECRETARY, Fate, rules
 from games.commander import terrain as tr
 from games.commander.pieces import BLUE, RED, Kind, Piece
 
