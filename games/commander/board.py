@@ -97,8 +97,9 @@ class Turn(BaseMove):
     def is_split(self) -> bool:
         return len(self.actions) > 1
 
-    def key(self) -> tuple[bool, frozenset]:
-        return self.penalty, frozenset(Counter(self.actions).items())
+    def key(self) -> tuple:
+        """The actions as a sorted tuple of numbers: order-free, cheap to hash."""
+        return (self.penalty, *sorted(map(_action_code, self.actions)))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Turn) and self.key() == other.key()
@@ -338,7 +339,7 @@ class Board:
                 turns.append(Turn.of((action,)))
         if len(stack) > 1:
             seen = {turn.key() for turn in turns}
-            self._split(origin, stack, [], turns, seen, touched)
+            self._split(origin, stack, [], turns, seen, touched, rings)
         if self._settings.safe:
             turns = [t for t in turns if not self._exposes_commander(t)]
         if key is not None:
@@ -346,13 +347,12 @@ class Board:
         return turns
 
     def _split(self, origin: int, remaining: Stack, done: list[Action], out: list[Turn], seen: set,
-               touched: frozenset[int] | None) -> None:
+               touched: frozenset[int] | None, rings: list[int]) -> None:
         """§7.4, D25: pieces of the stack act one after another from `origin`."""
         squares = self.squares
         for group in _subgroups(remaining):
             if not done and len(group) == len(remaining):
                 continue  # the whole stack acting together is an ordinary move
-            rings = rules.ring_masks(squares, self.turn.other) if done else self._rings(self.turn.other)
             for action in rules.group_actions(squares, origin, group, rings, alone=False):
                 if touched is not None and not _touches_only(action, touched):
                     continue
@@ -368,7 +368,10 @@ class Board:
                         seen.add(key)
                         out.append(turn)
                 if left:
-                    self._split(origin, left, chain, out, seen, touched)
+                    # Rings change only when an enemy piece is destroyed.
+                    changed = action.is_capture and action.fate is not Fate.SHOT_DOWN
+                    after = rules.ring_masks(squares, self.turn.other) if changed else rings
+                    self._split(origin, left, chain, out, seen, touched, after)
                 squares[origin], squares[action.target] = saved
 
     def _exposes_commander(self, turn: Turn) -> bool:
@@ -659,6 +662,18 @@ class Board:
 
 
 # ---------------------------------------------------------------------- helpers
+_ACT_CODES = {Act.MOVE: 0, Act.CAPTURE: 1, Act.STRIKE: 2}
+_FATE_CODES = {Fate.NORMAL: 0, Fate.SHOT_DOWN: 1, Fate.EXCHANGE: 2}
+
+
+def _action_code(action: Action) -> int:
+    code = 0
+    for piece in action.group:
+        code = code * 64 + piece.kind * 4 + (piece.color is BLUE) * 2 + piece.hero + 1
+    code = (code * tr.SQUARES + action.origin) * tr.SQUARES + action.target
+    return (code * 3 + _ACT_CODES[action.act]) * 3 + _FATE_CODES[action.fate]
+
+
 def _by_points(captured: dict[Color, int], bonus: dict[Color, int]) -> Color | None:
     red, blue = captured[RED] + bonus[RED], captured[BLUE] + bonus[BLUE]
     if red == blue:

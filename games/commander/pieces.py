@@ -39,6 +39,9 @@ class Kind(enum.IntEnum):
     ANTI_AIRCRAFT = 9
     MISSILE = 10
 
+    # Enum's own hash is a Python-level call; pieces are hashed a great deal in split turns.
+    __hash__ = int.__hash__
+
     @property
     def fen(self) -> str:
         """Machine FEN letter (monorepo): lowercase; Red writes it uppercase."""
