@@ -414,6 +414,9 @@ class Board:
             raise GameOverError(f"the game is over ({self.result().describe()})")
         if not isinstance(turn, Turn) or not self.is_legal(turn):
             raise IllegalMoveError(f"{turn!s} is not a legal turn in {self.fen()}")
+        if not turn.penalty:
+            # Play the generated turn: its actions are in an order known to produce this result.
+            turn = next(t for t in self.turns_from(turn.origin) if t == turn)
         self._push_unchecked(turn)
 
     def _push_unchecked(self, turn: Turn) -> None:
