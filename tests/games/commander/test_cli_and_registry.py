@@ -21,6 +21,7 @@ def test_registry_maps_commander_to_games_commander():
     assert isinstance(variant.board(), games.Board)
     assert variant.default_notation == "secretary"
     assert isinstance(next(iter(variant.board().legal_moves)), Turn)
+    assert set(variant.extras) == {"turns_to", "validate_setup", "reveal"}
 
 
 def test_cli_perft_prints_the_count_last():
