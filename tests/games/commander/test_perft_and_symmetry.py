@@ -2,9 +2,9 @@
 
 import random
 
-from games.commander import Board
+from games.commander import NINE_PIECE_FEN, STARTING_FEN, Board
 from games.commander import terrain as tr
-from games.commander.pieces import Piece, arrange
+from games.commander.pieces import RED, Piece, arrange
 
 
 def test_perft_start_position():
@@ -54,3 +54,34 @@ def test_rules_are_colour_symmetric_along_random_games():
             assert len(mirror.generate_turns()) == len(turns)
             assert mirror.is_check() == board.is_check()
             board.push(rng.choice(turns))
+
+
+def _mirror_square(square: int, color) -> int:
+    return square if color is RED else tr.index(11 - tr.va_of(square), tr.ha_of(square))
+
+
+def _mirror_key(turn, color):
+    """A turn described from its mover's side of the board, so both colours sort alike."""
+    return tuple((tuple((p.kind, p.hero) for p in a.group), _mirror_square(a.origin, color),
+                  _mirror_square(a.target, color), a.act.value, a.fate.value) for a in turn.actions)
+
+
+def _mirrored_game(seed: int, first: str, mode: str, fen: str):
+    rng = random.Random(seed)
+    board = Board(fen.replace(" r ", f" {first} "), mode=mode, ply_limit=200)
+    while board.result() is None:
+        mover = board.turn
+        board.push(rng.choice(sorted(board.generate_turns(), key=lambda t: _mirror_key(t, mover))))
+    return len(board.move_stack), board.result()
+
+
+def test_whole_games_mirror_exactly_when_colours_swap():
+    """A random game with Red first and the same choices made from Blue's side with Blue first
+    end alike: same length, points and winner swapped (§3.2 mirror setup, §11, §12)."""
+    for seed, mode, fen in ((0, "battle", STARTING_FEN), (1, "nine", NINE_PIECE_FEN)):
+        plies, red_first = _mirrored_game(seed, "r", mode, fen)
+        plies_b, blue_first = _mirrored_game(seed, "b", mode, fen)
+        assert plies == plies_b
+        assert red_first.points[RED] == blue_first.points[BLUE]
+        assert red_first.points[BLUE] == blue_first.points[RED]
+        assert {red_first.winner, blue_first.winner} in ({RED, BLUE}, {None})
