@@ -4,7 +4,7 @@ import random
 
 from games.commander import NINE_PIECE_FEN, STARTING_FEN, Board
 from games.commander import terrain as tr
-from games.commander.pieces import RED, Piece, arrange
+from games.commander.pieces import BLUE, RED, Piece, arrange
 
 
 def test_perft_start_position():
