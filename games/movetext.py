@@ -2,6 +2,8 @@
 
 >>> split_movetext("1. Phe2 Mg7 2.Pb1 Bg5 1-0")
 ['Phe2', 'Mg7', 'Pb1', 'Bg5']
+>>> split_movetext("1. (HTK)H9.2@H11.2/T9.2_9.4/ K9.2>*11.4 *11,4_11,5")
+['(HTK)H9.2@H11.2/T9.2_9.4/K9.2>*11.4', '*11,4_11,5']
 >>> number_moves(["Phe2", "Mg7", "Pb1"], first_fullmove=1, black_first=False)
 '1. Phe2 Mg7 2. Pb1'
 >>> is_compact("1.X4-7 B2.1"), number_moves(["Xc8", "Bb3"], compact=True)
@@ -26,13 +28,20 @@ def is_compact(text: str) -> bool:
 def split_movetext(text: str) -> list[str]:
     """The move tokens of `text`: numbers, results and ``{comments}`` are dropped."""
     text = re.sub(r"\{[^}]*\}", " ", text)
-    tokens = []
+    tokens: list[str] = []
+    glue = False
     for word in text.split():
         if word in RESULTS:
             continue
         word = _NUMBER.sub("", word)
-        if word:
+        if not word:
+            continue
+        # A Commander Chess split turn may be written with spaces around '/': one token.
+        if tokens and (glue or word.startswith("/")):
+            tokens[-1] += word
+        else:
             tokens.append(word)
+        glue = word.endswith("/")
     return tokens
 
 
