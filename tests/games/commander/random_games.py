@@ -96,6 +96,7 @@ def play(seed: int, mode: Mode, check_notation: bool = True) -> tuple[int, Board
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100, help="games per mode")
+    parser.add_argument("--first-seed", type=int, default=0, help="play seeds first-seed … games-1 only")
     parser.add_argument("--modes", default="battle,war,nine")
     parser.add_argument("--no-notation", action="store_true", help="skip the notation round trip")
     parser.add_argument("--progress", type=int, default=250, help="print a line every N seeds")
@@ -113,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{'' if final else '  '}elapsed {time.perf_counter() - start:.0f} s", flush=True)
 
     # Modes are interleaved seed by seed so that a run stopped early covers every mode.
-    for seed in range(args.games):
+    for seed in range(args.first_seed, args.games):
         for mode in modes:
             s = stats[mode]
             try:
