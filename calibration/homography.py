@@ -26,6 +26,10 @@ from calibration.layout import BoardLayout
 from games import Point
 
 
+# Without a measured thickness, pieces are taken to be half their radius thick.
+DEFAULT_HEIGHT_RATIO = 0.5
+
+
 class CalibrationError(ValueError):
     """Corners, markers or images that do not give a usable board position."""
 
