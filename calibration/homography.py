@@ -25,7 +25,6 @@ import numpy as np
 from calibration.layout import BoardLayout
 from games import Point
 
-
 # Without a measured thickness, pieces are taken to be half their radius thick.
 DEFAULT_HEIGHT_RATIO = 0.5
 
