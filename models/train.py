@@ -30,7 +30,7 @@ def train_classifier(data: Path, out: Path, epochs: int = 10, imgsz: int = 64, b
     run_dir = out.parent / f".runs-{name}"
     model.train(data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers, device="cpu",
                 pretrained=False, amp=False, plots=False, seed=seed, deterministic=True, fraction=fraction,
-                project=str(run_dir), name="train", exist_ok=True, verbose=False,
+                project=str(run_dir), name="train", exist_ok=True, verbose=False, cache="ram",
                 # Mirrored glyphs and swapped hues are other pieces, not augmentations.
                 fliplr=0.0, flipud=0.0, hsv_h=0.0, hsv_s=0.3, hsv_v=0.3, auto_augment=None, erasing=0.1,
                 degrees=180.0, translate=0.06, scale=0.15)

@@ -48,7 +48,10 @@ class CropExtractor:
             (cx, cy), = cv2.perspectiveTransform(px.reshape(-1, 1, 2), to_view).reshape(-1, 2)
             centres.append((cx, cy))
         half = size / 2
-        self._origins = [(int(round(cx - half)), int(round(cy - half))) for cx, cy in centres]
+        # A point whose piece top would fall off the padded view is read as near as possible.
+        w, h = self._view_size
+        self._origins = [(min(max(int(round(cx - half)), -size), w),
+                          min(max(int(round(cy - half)), -size), h)) for cx, cy in centres]
 
     def top_view(self, frame: np.ndarray) -> np.ndarray:
         pad = self.size  # room for crops of points near the sheet's edge
