@@ -20,7 +20,8 @@ MODEL_YAML = "yolo11n-cls.yaml"
 
 
 def train_classifier(data: Path, out: Path, epochs: int = 10, imgsz: int = 64, batch: int = 128,
-                     workers: int = 2, seed: int = 0, fraction: float = 1.0, name: str = "points") -> Path:
+                     workers: int = 2, seed: int = 0, fraction: float = 1.0, name: str = "points",
+                     **overrides) -> Path:
     """Train from scratch on `data/{train,val}/<class>/` and write `out` (an .onnx file)."""
     os.environ.setdefault("YOLO_OFFLINE", "true")
     os.environ.setdefault("YOLO_VERBOSE", "false")
@@ -28,12 +29,13 @@ def train_classifier(data: Path, out: Path, epochs: int = 10, imgsz: int = 64, b
 
     model = YOLO(MODEL_YAML)
     run_dir = out.parent / f".runs-{name}"
+    settings = dict(optimizer="AdamW", lr0=0.002, warmup_epochs=1.0, cos_lr=True) | overrides
     model.train(data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers, device="cpu",
                 pretrained=False, amp=False, plots=False, seed=seed, deterministic=True, fraction=fraction,
                 project=str(run_dir), name="train", exist_ok=True, verbose=False, cache="ram",
                 # Mirrored glyphs and swapped hues are other pieces, not augmentations.
                 fliplr=0.0, flipud=0.0, hsv_h=0.0, hsv_s=0.3, hsv_v=0.3, auto_augment=None, erasing=0.1,
-                degrees=180.0, translate=0.06, scale=0.15)
+                degrees=180.0, translate=0.06, scale=0.15, **settings)
     best = run_dir / "train" / "weights" / "best.pt"
     trained = YOLO(str(best))
     exported = Path(trained.export(format="onnx", imgsz=imgsz, dynamic=True, simplify=False, opset=17))
