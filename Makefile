@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-dev
 
-.PHONY: test demo bench lint install clean
+.PHONY: test demo bench bench-live lint install clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -15,14 +15,18 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 test: $(STAMP)
+	.ci/apt-packages.sh chromium chromium-driver postgresql redis-server
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -q -n 2 --dist loadfile
+	BANCO_TEST_POSTGRES_URL="$$(.ci/postgres.sh)" $(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 demo: $(STAMP)
 	$(BIN)/banco demo
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/rules.py
+
+bench-live: $(STAMP)
+	$(BIN)/python benchmarks/live.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -12,8 +12,9 @@ from typing import Annotated
 import typer
 
 import games
+from banco.sim import sim_app
 from games.base import BancoError
-from games.movetext import number_moves, play_movetext, split_movetext
+from games.movetext import is_compact, number_moves, play_movetext, split_movetext
 
 app = typer.Typer(
     add_completion=False,
@@ -21,6 +22,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     help="banco (bàn cờ): a camera companion for Cờ Tướng, Cờ Tư Lệnh and Cờ Toán.",
 )
+
+app.add_typer(sim_app, name="sim")
 
 GameOption = Annotated[str, typer.Option("--game", "-g", help="xiangqi, commander or cotoan")]
 FenOption = Annotated[str | None, typer.Option("--fen", help="start from this position")]
@@ -32,8 +35,16 @@ def fail(message: str) -> None:
 
 
 def _board(game: str, fen: str | None):
+    """The variant and a board at FEN; a game may also accept its own position format (Cờ
+    Tướng: the position lists of seed 004, ``Trắng: Te0 … / Đen: Te9 …``, White to move)."""
     variant = games.get(game)
-    return variant, variant.board(fen)
+    try:
+        return variant, variant.board(fen)
+    except BancoError:
+        read_position = variant.extras.get("read_position")
+        if fen is None or read_position is None or ":" not in fen:
+            raise
+        return variant, read_position(fen)
 
 
 @app.command()
@@ -79,7 +90,8 @@ def convert(
     """Rewrite moves from one notation in another, numbered like the input."""
     try:
         variant, board = _board(game, fen)
-        reader = variant.notation(from_ or None)
+        # Without --from every notation is tried, the default first (Variant.parse_move).
+        parse = variant.notation(from_).parse if from_ else variant.parse_move
         writer = variant.notation(to or None)
         black_first = board.turn is games.BLACK
         first = board.fullmove_number
@@ -87,14 +99,15 @@ def convert(
         for index, token in enumerate(split_movetext(text)):
             side = "White" if board.turn is games.WHITE else "Black"
             try:
-                move = reader.parse(board, token)
+                move = parse(board, token)
             except BancoError as error:
                 raise type(error)(
                     f"move {board.fullmove_number} ({side}), token {index + 1} {token!r}: {error}"
                 ) from None
             tokens.append(writer.format(board, move))
             board.push(move)
-        typer.echo(number_moves(tokens, first_fullmove=first, black_first=black_first))
+        typer.echo(number_moves(tokens, first_fullmove=first, black_first=black_first,
+                                compact=is_compact(text)))
     except BancoError as error:
         fail(str(error))
 
@@ -167,6 +180,27 @@ def calibrate(
     typer.echo(f"{cal.method}: viewing angle {data['viewing_angle_deg']}°, "
                f"piece radius {data['piece_radius_px']} px")
     typer.echo(f"wrote {out}")
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+    database: Annotated[str | None, typer.Option(help="SQLAlchemy URL; default BANCO_DATABASE_URL or "
+                                                      "SQLite in the user data directory")] = None,
+    referee_token: Annotated[str | None, typer.Option(help="default BANCO_REFEREE_TOKEN, else generated")] = None,
+) -> None:
+    """Serve the live pages, the referee console and the API (docs at /docs)."""
+    import uvicorn
+
+    from server.app import create_app
+    from server.config import Settings
+
+    try:
+        settings = Settings.from_env(database_url=database, referee_token=referee_token)
+    except ValueError as error:
+        fail(str(error))
+    if settings.token_generated:
+        typer.echo(f"referee token: {settings.referee_token}", err=True)
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
 
 
 @app.command()

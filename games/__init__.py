@@ -74,14 +74,20 @@ class Variant:
         """Read a move written in any notation this game knows, the default one first."""
         order = [self.default_notation] + [n for n in self.notations if n != self.default_notation]
         first_error: NotationError | None = None
+        illegal: IllegalMoveError | None = None
         for key in order:
             try:
                 return self.notations[key].parse(board, text)
-            except IllegalMoveError:
-                raise
+            except IllegalMoveError as error:
+                # Well formed but illegal here; another notation may still read it (VN "P2.1"
+                # cannon vs WXF soldier), so only report it when none does.
+                illegal = illegal or error
             except NotationError as error:
                 first_error = first_error or error
-        raise NotationError(f"{text!r} is not a move in any notation of {self.name}") from first_error
+        if illegal is not None:
+            raise illegal
+        raise NotationError(
+            f"{text!r} is not a move in any notation of {self.name} ({first_error})") from first_error
 
 
 # The module of each game; it defines VARIANT. Imported on first use.

@@ -4,14 +4,23 @@
 ['Phe2', 'Mg7', 'Pb1', 'Bg5']
 >>> number_moves(["Phe2", "Mg7", "Pb1"], first_fullmove=1, black_first=False)
 '1. Phe2 Mg7 2. Pb1'
+>>> is_compact("1.X4-7 B2.1"), number_moves(["Xc8", "Bb3"], compact=True)
+(True, '1.Xc8 Bb3')
 """
 
 from __future__ import annotations
 
 import re
 
-_NUMBER = re.compile(r"^\d+\s*\.+")
+# A move number, but not the start of a WXF soldier move such as "33.4" (digit after the dots).
+_NUMBER = re.compile(r"^\d+\s*\.+(?!\d)")
 RESULTS = frozenset({"1-0", "0-1", "1/2-1/2", "½-½", "*"})
+
+
+def is_compact(text: str) -> bool:
+    """Does `text` write its move numbers without a space after them (``1.X4-7``)?"""
+    numbers = re.findall(r"(?:^|\s)\d+\s*\.+(?!\d)(\s?)", text)
+    return bool(numbers) and not numbers[0]
 
 
 def split_movetext(text: str) -> list[str]:
@@ -27,17 +36,22 @@ def split_movetext(text: str) -> list[str]:
     return tokens
 
 
-def number_moves(tokens: list[str], first_fullmove: int = 1, black_first: bool = False) -> str:
-    """Join move tokens with move numbers; ``1... Mg7`` when Black moves first."""
+def number_moves(tokens: list[str], first_fullmove: int = 1, black_first: bool = False,
+                 compact: bool = False) -> str:
+    """Join move tokens with move numbers; ``1... Mg7`` when Black moves first.
+
+    `compact` writes ``1.Xc8`` (no space after the number), as seed 004 does.
+    """
+    space = "" if compact else " "
     parts: list[str] = []
     number = first_fullmove
     white_to_move = not black_first
     for index, token in enumerate(tokens):
         if white_to_move:
-            parts.append(f"{number}. {token}")
+            parts.append(f"{number}.{space}{token}")
         else:
             if index == 0:
-                parts.append(f"{number}... {token}")
+                parts.append(f"{number}...{space}{token}")
             else:
                 parts.append(token)
             number += 1

@@ -1,0 +1,267 @@
+"""Live feed under load: N concurrent SSE viewers on loopback while a game is played.
+
+For each broadcaster (banco's bounded per-viewer queues, and the naive peer: one shared loop
+awaiting every viewer's send in turn) this starts one server process on 127.0.0.1, connects the
+viewers, plays a game through the station API, and measures for every (viewer, move) the time
+from the move's POST to the viewer reading the snapshot, plus the server's CPU while the game
+was played. A few viewers are "stalled": they shrink their receive buffer and stop reading,
+as a phone in a tunnel would. Everything is bounded: fixed moves, fixed deadlines.
+
+On loopback the kernel lets the server queue megabytes for a stalled socket (tcp_wmem
+autotuning), so within one game a stalled viewer rarely pushes back on the server; the
+isolation itself is tested in tests/server/test_live.py with a send that never completes.
+
+    .venv/bin/python benchmarks/live.py --viewers 2000 --moves 30
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import resource
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+import psutil
+
+ROOT = Path(__file__).resolve().parents[1]
+HOST = "127.0.0.1"
+TOKEN = "bench-referee"
+EVENT_ID = re.compile(rb"id: (\d+)\n")
+SERVER = """
+import sys, uvicorn
+from server.app import create_app
+from server.config import Settings
+settings = Settings(database_url=sys.argv[1], referee_token=sys.argv[2], broadcaster=sys.argv[3])
+uvicorn.run(create_app(settings), host="127.0.0.1", port=int(sys.argv[4]), log_level="error", backlog=8192,
+            timeout_graceful_shutdown=1)
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return probe.getsockname()[1]
+
+
+def opening(plies: int) -> list[str]:
+    import games
+
+    variant = games.get("xiangqi")
+    board, iccs = variant.board(), variant.notation("iccs")
+    moves = []
+    for index in range(plies):
+        legal = sorted(str(m) for m in board.legal_moves)
+        if not legal or board.outcome() is not None:
+            break
+        choice = legal[(index * 7) % len(legal)]
+        board.push(iccs.parse(board, choice))
+        moves.append(choice)
+    return moves
+
+
+class Viewer:
+    """One SSE client on a raw socket: records when each event id arrives."""
+
+    def __init__(self, port: int, game_id: int, stalled: bool) -> None:
+        self.port, self.game_id, self.stalled = port, game_id, stalled
+        self.arrivals: dict[int, float] = {}
+        self.connected = asyncio.Event()
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def run(self, stop: asyncio.Event) -> None:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        if self.stalled:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.setblocking(False)
+        await asyncio.get_running_loop().sock_connect(sock, (HOST, self.port))
+        reader, writer = await asyncio.open_connection(sock=sock, limit=1 << 20)
+        self.writer = writer
+        writer.write(f"GET /api/games/{self.game_id}/stream HTTP/1.1\r\nHost: {HOST}\r\n"
+                     f"Accept: text/event-stream\r\n\r\n".encode())
+        await writer.drain()
+        tail = b""
+        while not stop.is_set():
+            try:
+                chunk = await asyncio.wait_for(reader.read(65536), 0.5)
+            except TimeoutError:
+                continue
+            if not chunk:
+                break
+            now = time.perf_counter()
+            data = tail + chunk
+            for match in EVENT_ID.finditer(data):
+                self.arrivals.setdefault(int(match.group(1)), now)
+            tail = data[-32:]
+            if not self.connected.is_set():
+                self.connected.set()
+                if self.stalled:
+                    await stop.wait()  # never read again
+                    break
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+async def _viewers(port: int, game_id: int, count: int, stalled: int, ready, stop_flag, results) -> None:
+    stop = asyncio.Event()
+    clients = [Viewer(port, game_id, stalled=index < stalled) for index in range(count)]
+    tasks = []
+    for start in range(0, count, 100):  # connect in waves to stay inside the accept backlog
+        batch = clients[start:start + 100]
+        tasks += [asyncio.create_task(c.run(stop)) for c in batch]
+        await asyncio.wait_for(asyncio.gather(*(c.connected.wait() for c in batch)), 120)
+    ready.set()
+    while not stop_flag.is_set():
+        await asyncio.sleep(0.05)
+    stop.set()
+    for client in clients:
+        client.close()
+    await asyncio.wait(tasks, timeout=10)
+    results.put([(c.stalled, c.arrivals) for c in clients])
+
+
+def viewer_process(*args) -> None:
+    asyncio.run(_viewers(*args))
+
+
+def measure(mode: str, viewers: int, stalled: int, moves: list[str], interval: float, workers: int) -> dict:
+    import multiprocessing
+
+    port = free_port()
+    directory = tempfile.mkdtemp(prefix="banco-bench-")
+    database = f"sqlite:///{directory}/live.sqlite3"
+    server = subprocess.Popen([sys.executable, "-c", SERVER, database, TOKEN, mode, str(port)], cwd=ROOT)
+    base = f"http://{HOST}:{port}"
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    context = multiprocessing.get_context("spawn")
+    processes = []
+    try:
+        with httpx.Client(base_url=base, timeout=30) as http:
+            for _ in range(300):
+                try:
+                    http.get("/api/events")
+                    break
+                except httpx.HTTPError:
+                    time.sleep(0.1)
+            event = http.post("/api/events", json={"name": "bench"}, headers=headers).json()
+            board = http.post(f"/api/events/{event['id']}/boards", json={"number": 1}, headers=headers).json()
+            game = http.post("/api/games", json={"board_id": board["id"], "initial_ms": 900_000},
+                             headers=headers).json()
+            station = {"X-Station-Key": board["station_key"]}
+
+            stop_flag, results = context.Event(), context.Queue()
+            readies = []
+            for index in range(workers):
+                count = viewers // workers + (1 if index < viewers % workers else 0)
+                share = stalled // workers + (1 if index < stalled % workers else 0)
+                ready = context.Event()
+                process = context.Process(target=viewer_process,
+                                          args=(port, game["id"], count, share, ready, stop_flag, results))
+                process.start()
+                processes.append(process)
+                readies.append(ready)
+            for ready in readies:
+                if not ready.wait(180):
+                    raise RuntimeError("viewers did not connect within 180 s")
+
+            process = psutil.Process(server.pid)
+            cpu_before, wall_before = process.cpu_times(), time.perf_counter()
+            sent: dict[int, float] = {}
+            post_ms = []
+            blocked = 0
+            for move in moves:
+                started = time.perf_counter()
+                try:
+                    answer = http.post(f"/api/games/{game['id']}/moves", json={"move": move}, headers=station,
+                                       timeout=10)
+                except httpx.TimeoutException:
+                    blocked += 1  # the station waited 10 s for its move to be accepted: stop the game
+                    break
+                post_ms.append((time.perf_counter() - started) * 1000)
+                answer.raise_for_status()
+                sent[answer.json()["seq"]] = started
+                time.sleep(interval)
+            time.sleep(min(10, 2 + len(moves) * 0.05))  # bounded wait for the last snapshots
+            cpu_after, wall_after = process.cpu_times(), time.perf_counter()
+            stop_flag.set()
+            gathered = []
+            for _ in processes:
+                gathered += results.get(timeout=60)
+    finally:
+        for process in processes:
+            process.join(30)
+            if process.is_alive():
+                process.kill()
+        server.terminate()
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+    latencies = []
+    for is_stalled, arrivals in gathered:
+        if is_stalled:
+            continue
+        for seq, started in sent.items():
+            arrived = arrivals.get(seq)
+            if arrived is not None:
+                latencies.append((arrived - started) * 1000)
+    expected = len(moves) * (viewers - stalled)
+    latencies.sort()
+    cpu = (cpu_after.user + cpu_after.system) - (cpu_before.user + cpu_before.system)
+    return {
+        "mode": mode,
+        "p50_ms": statistics.median(latencies) if latencies else float("nan"),
+        "p99_ms": latencies[int(0.99 * (len(latencies) - 1))] if latencies else float("nan"),
+        "max_ms": latencies[-1] if latencies else float("nan"),
+        "delivered": len(latencies), "expected": expected, "moves_accepted": len(sent), "blocked": blocked,
+        "cpu_s": cpu, "cpu_pct": 100 * cpu / (wall_after - wall_before),
+        "post_p50_ms": statistics.median(post_ms) if post_ms else float("nan"),
+        "post_max_ms": max(post_ms) if post_ms else float("nan"),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--viewers", type=int, default=2000)
+    parser.add_argument("--stalled", type=int, default=20, help="viewers that stop reading")
+    parser.add_argument("--moves", type=int, default=60)
+    parser.add_argument("--interval", type=float, default=0.25, help="seconds between moves")
+    parser.add_argument("--workers", type=int, default=4, help="viewer processes")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 4 * args.viewers + 256)), hard))
+    moves = opening(args.moves)
+    print(f"banco live benchmark: {args.viewers} SSE viewers ({args.stalled} stalled) on {HOST}, "
+          f"{len(moves)} moves every {args.interval}s, one server process per broadcaster, "
+          f"viewers in {args.workers} client processes; cpus={os.cpu_count()}")
+    results = {}
+    for mode in ("queues", "naive"):
+        results[mode] = measure(mode, args.viewers, args.stalled, moves, args.interval, args.workers)
+        r = results[mode]
+        print(f"{mode:>7}: move→viewer p50 {r['p50_ms']:8.1f} ms  p99 {r['p99_ms']:8.1f} ms  "
+              f"max {r['max_ms']:8.1f} ms  delivered {r['delivered']}/{r['expected']}  "
+              f"moves accepted {r['moves_accepted']}/{len(moves)}  "
+              f"server CPU {r['cpu_s']:.2f} s ({r['cpu_pct']:.0f}%)  "
+              f"station POST p50 {r['post_p50_ms']:.1f} ms max {r['post_max_ms']:.1f} ms")
+    q, n = results["queues"], results["naive"]
+    print(f"ratios naive/queues: p50 {n['p50_ms'] / q['p50_ms']:.2f}x  p99 {n['p99_ms'] / q['p99_ms']:.2f}x  "
+          f"server CPU {n['cpu_s'] / q['cpu_s']:.2f}x  station POST p50 {n['post_p50_ms'] / q['post_p50_ms']:.2f}x")
+    if args.json:
+        print(json.dumps(results))
+
+
+if __name__ == "__main__":
+    main()

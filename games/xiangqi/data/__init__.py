@@ -1,0 +1,1 @@
+"""Bundled Xiangqi records (PGN), read with `importlib.resources`; see sample.pgn."""

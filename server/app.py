@@ -1,0 +1,92 @@
+"""The FastAPI application: `create_app()` builds it; `banco serve` runs it with uvicorn."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
+
+from games.base import BancoError, GameOverError
+from server.config import Settings
+from server.fanout import LocalFanout, RedisFanout
+from server.live import Hub, NaiveHub
+from server.record import ConflictError, NotFoundError, Recorder
+from server.store import make_engine, migrate, session_factory
+from server.tournament import Tournament
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings.from_env()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await app.state.fanout.start()
+        keepalive = asyncio.create_task(app.state.hub.run_keepalive())
+        try:
+            yield
+        finally:
+            keepalive.cancel()
+            await app.state.fanout.stop()
+
+    app = FastAPI(title="banco", version="0.1.0", lifespan=lifespan,
+                  description="Record, broadcast and referee games played on real boards.")
+    engine = make_engine(settings.database_url)
+    migrate(engine)
+    app.state.settings = settings
+    app.state.engine = engine
+    app.state.recorder = Recorder(session_factory(engine))
+    app.state.tournament = Tournament(app.state.recorder)
+    app.state.hub = Hub(settings.queue_length)
+    app.state.naive = NaiveHub() if settings.broadcaster == "naive" else None
+    if settings.redis_url:
+        app.state.fanout = RedisFanout(settings.redis_url, app.state.hub)
+    elif app.state.naive is not None:
+        app.state.fanout = LocalFanout(naive=app.state.naive)
+    else:
+        app.state.fanout = LocalFanout(hub=app.state.hub)
+
+    @app.exception_handler(BancoError)
+    async def bad_input(_request: Request, error: BancoError) -> JSONResponse:
+        status = 422
+        if isinstance(error, NotFoundError):
+            status = 404
+        elif isinstance(error, ConflictError | GameOverError):
+            status = 409
+        return JSONResponse({"detail": str(error)}, status_code=status)
+
+    @app.exception_handler(RequestValidationError)
+    async def malformed(_request: Request, error: RequestValidationError) -> JSONResponse:
+        problems = []
+        for item in error.errors():
+            where = ".".join(str(part) for part in item.get("loc", ()))
+            problems.append(f"{where}: {item.get('msg')}")
+        return JSONResponse({"detail": "; ".join(problems) or "malformed request",
+                             "errors": jsonable(error.errors())}, status_code=422)
+
+    from server.api import boards, events, games_routes, live_routes, moves, pages, players, rounds, tournaments
+
+    for module in (events, rounds, boards, players, games_routes, moves, live_routes, tournaments, pages):
+        app.include_router(module.router)
+    return app
+
+
+def jsonable(errors: list) -> list:
+    from fastapi.encoders import jsonable_encoder
+
+    cleaned = []
+    for item in errors:
+        item = dict(item)
+        item.pop("ctx", None)
+        item.pop("input", None)
+        cleaned.append(item)
+    return jsonable_encoder(cleaned)
+
+
+async def call(function, *args, **kwargs):
+    """Run a recorder call in a worker thread: the database must not block the event loop."""
+    return await run_in_threadpool(function, *args, **kwargs)

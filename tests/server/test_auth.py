@@ -1,0 +1,61 @@
+"""Every write needs the referee's token or, for a station's own game, that board's key."""
+
+from __future__ import annotations
+
+import pytest
+
+from server.app import create_app
+from tests.server.conftest import REFEREE_HEADERS, new_game
+
+STATION_ROUTES = {"/api/games/{game_id}/moves", "/api/games/{game_id}/ambiguities"}
+
+
+def write_routes() -> list[str]:
+    from server.config import Settings
+
+    app = create_app(Settings(database_url="sqlite://", referee_token="x"))
+    paths = app.openapi()["paths"]
+    return sorted(path for path, methods in paths.items() if set(methods) & {"post", "put", "patch", "delete"})
+
+
+ROUTES = write_routes()
+
+
+def test_the_write_routes_are_the_ones_we_expect():
+    assert len(ROUTES) == 12 and STATION_ROUTES <= set(ROUTES)
+
+
+@pytest.mark.parametrize("path", ROUTES)
+def test_every_write_without_valid_credentials_is_refused(client, path):
+    game_id, station = new_game(client)
+    other_id, other_station = new_game(client)
+    snapshot = client.post(f"/api/games/{game_id}/ambiguities", json={"candidates": ["h2e2", "b2e2"]},
+                           headers=station).json()
+    url = path.format(game_id=game_id, event_id=1, ambiguity_id=snapshot["ambiguity"]["id"])
+    before = client.get(f"/api/games/{game_id}/audit").json()
+    bodies = {"move": {"move": "h2e2"}, "candidates": ["h2e2", "b2e2"], "name": "x", "number": 9,
+              "action": "takeback", "reason": "r", "white_ms": 1, "black_ms": 1, "result": "1-0",
+              "increment_ms": 0}
+    key_refused = 403 if path in STATION_ROUTES else 401  # referee routes do not read station keys
+    attempts = [
+        ({}, 401),
+        ({"Authorization": "Bearer wrong"}, 403),
+        ({"Authorization": "Basic cmVmZXJlZTpzZWNyZXQ="}, 401),
+        (other_station, key_refused),  # a key, but of another board
+        ({"X-Station-Key": "forged"}, key_refused),
+    ]
+    if path not in STATION_ROUTES:
+        attempts.append((station, 401))  # a station key never stands in for the referee
+    for headers, status in attempts:
+        answer = client.post(url, json=bodies, headers=headers)
+        assert answer.status_code == status, (headers, answer.text)
+        assert answer.json()["detail"]
+    assert client.get(f"/api/games/{game_id}/audit").json() == before
+    assert client.get(f"/api/games/{other_id}/audit").json()[-1]["kind"] == "create"
+
+
+def test_the_station_key_writes_its_own_game(client):
+    game_id, station = new_game(client)
+    assert client.post(f"/api/games/{game_id}/moves", json={"move": "h2e2"}, headers=station).status_code == 201
+    assert client.post(f"/api/games/{game_id}/moves", json={"move": "h9g7"},
+                       headers=REFEREE_HEADERS).status_code == 201

@@ -1,0 +1,121 @@
+"""Real Chromium: a game played through the station API shows on the live page and the overlay;
+the referee console corrects a move and the live page follows."""
+
+from __future__ import annotations
+
+import os
+
+import httpx
+import pytest
+
+from tests.server.conftest import REFEREE, new_game
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
+                                reason=f"{CHROMIUM} missing: the Debian package chromium (make test installs it)")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+def wait_for_moves(page, selector: str, count: int) -> None:
+    page.wait_for_selector(f'{selector}[data-count="{count}"]', state="attached", timeout=15_000)
+
+
+def test_station_moves_appear_on_the_live_page_and_overlay(browser, live_server):
+    with httpx.Client(base_url=live_server.url) as http:
+        game_id, station = new_game(http, initial_ms=900_000)
+        live = browser.new_page()
+        live.goto(f"{live_server.url}/games/{game_id}")
+        overlay = browser.new_page()
+        overlay.goto(f"{live_server.url}/overlay/{game_id}")
+        event_id = http.get(f"/api/games/{game_id}").json()["event_id"]
+        overview = browser.new_page()
+        overview.goto(f"{live_server.url}/events/{event_id}")
+        wait_for_moves(live, "#moves", 0)
+        for move in ("h2e2", "h9g7", "h0g2"):
+            answer = http.post(f"/api/games/{game_id}/moves", json={"move": move, "white_ms": 880_000,
+                                                                    "black_ms": 870_000}, headers=station)
+            assert answer.status_code == 201
+        wait_for_moves(live, "#moves", 3)
+        wait_for_moves(overlay, "#last", 3)
+        # The page writes moves in the federation notation (vn-coord) by default.
+        assert live.inner_text("#moves").split() == ["1.", "Phe2", "Mg7", "2.", "Mg2"]
+        assert "Lại Lý Huynh" in live.inner_text("#players")
+        # The board is drawn from Geometry with the last move highlighted and 32 pieces.
+        live.wait_for_function("document.querySelectorAll('#board .piece').length === 32")
+        live.wait_for_function("document.querySelectorAll('#board .last-move').length === 2")
+        assert live.locator('#board .piece[data-point="6,2"]').count() == 1  # the horse on g2
+        assert live.inner_text('#clocks [data-side="w"]') == "14:40"
+        assert "Mg2" in overlay.inner_text("#last")
+        overview.wait_for_selector(f"section[data-game='{game_id}'] .last:has-text('Mg2')", timeout=15_000)
+        card = f"section[data-game='{game_id}']"
+        overview.wait_for_function(f"document.querySelectorAll(\"{card} .piece\").length === 32")
+        overview.close()
+        background = overlay.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert background in ("rgba(0, 0, 0, 0)", "transparent")
+        assert overlay.locator("select, button, input").count() == 0
+        live.close()
+        overlay.close()
+
+
+def test_console_correction_is_followed_by_the_live_page(browser, live_server):
+    with httpx.Client(base_url=live_server.url) as http:
+        game_id, station = new_game(http)
+        for move in ("h2e2", "h9g7", "h0g2"):
+            http.post(f"/api/games/{game_id}/moves", json={"move": move}, headers=station)
+        live = browser.new_page()
+        live.goto(f"{live_server.url}/games/{game_id}")
+        wait_for_moves(live, "#moves", 3)
+
+        console = browser.new_page()
+        console.goto(f"{live_server.url}/console/{game_id}")
+        wait_for_moves(console, "#moves", 3)
+        # Without the token the server refuses, and the console says so.
+        console.fill("#ply", "3")
+        console.fill("#move", "b0c2")
+        console.fill("#reason", "camera read the wrong horse")
+        console.click("#apply")
+        console.wait_for_selector("#error:has-text('401')")
+        console.fill("#token", REFEREE)
+        console.fill("#referee-name", "Nguyễn Văn Trọng")
+        console.click("#login button")
+        console.click("#apply")
+        wait_for_moves(live, "#moves", 3)
+        live.wait_for_function("document.querySelector('#moves').dataset.last === 'Mc2'", timeout=15_000)
+        assert live.inner_text("#moves").split() == ["1.", "Phe2", "Mg7", "2.", "Mc2"]
+        console.wait_for_selector("#audit td:has-text('camera read the wrong horse')")
+        console.wait_for_selector("#audit td:has-text('referee Nguyễn Văn Trọng')")
+
+        # An ambiguity from the station: the console draws the candidates and the referee picks one.
+        http.post(f"/api/games/{game_id}/ambiguities", json={"candidates": ["i9h9", "i9i8"]}, headers=station)
+        console.wait_for_selector("#candidates button[data-move='i9i8']")
+        console.wait_for_function("document.querySelectorAll('#board .candidate').length === 2")
+        console.click("#candidates button[data-move='i9i8']")
+        live.wait_for_function("document.querySelector('#moves').dataset.last === 'Xi8'", timeout=15_000)
+        moves = httpx.get(f"{live_server.url}/api/games/{game_id}/moves").json()
+        assert [m["text"] for m in moves] == ["h2e2", "h9g7", "b0c2", "i9i8"]
+
+        # Clocks and the result, set from the console, reach the live page.
+        console.fill("#white-s", "600")
+        console.fill("#black-s", "300")
+        console.click("#set-clock")
+        live.wait_for_selector('#clocks [data-side="b"]:has-text("05:00")', timeout=15_000)
+        console.select_option("#result", "1-0")
+        console.select_option("#termination", "resignation")
+        console.click("#set-result")
+        live.wait_for_selector("#result:has-text('1-0 (resignation)')", timeout=15_000)
+        kinds = [a["kind"] for a in httpx.get(f"{live_server.url}/api/games/{game_id}/audit").json()]
+        assert kinds[-4:] == ["ambiguity", "resolve", "clock", "result"]
+        live.close()
+        console.close()

@@ -1,0 +1,166 @@
+"""The live feed: SSE ids and Last-Event-ID resume on a real server; bounded queues in the hub."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import queue
+import threading
+
+import httpx
+
+from server.live import Hub
+from tests.server.conftest import new_game
+
+
+class SseReader:
+    """Reads one SSE stream in a thread and hands each event (id, data) to a queue."""
+
+    def __init__(self, url: str, headers: dict[str, str] | None = None) -> None:
+        self.events: queue.Queue = queue.Queue()
+        self.url, self.headers = url, headers or {}
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            self._read()
+        except httpx.HTTPError as error:
+            if not self.stop.is_set():
+                self.events.put(error)
+
+    def _read(self) -> None:
+        with httpx.Client(timeout=httpx.Timeout(10, read=30)) as http, \
+                http.stream("GET", self.url, headers=self.headers) as response:
+            assert response.status_code == 200
+            assert response.headers["content-type"].startswith("text/event-stream")
+            event: dict[str, str] = {}
+            for line in response.iter_lines():
+                if self.stop.is_set():
+                    return
+                if not line:
+                    if "data" in event:
+                        self.events.put((int(event["id"]), json.loads(event["data"])))
+                    event = {}
+                elif not line.startswith(":"):
+                    key, _, value = line.partition(": ")
+                    event[key] = value
+
+    def next(self, timeout: float = 10) -> tuple[int, dict]:
+        item = self.events.get(timeout=timeout)
+        if isinstance(item, Exception):
+            raise item
+        return item
+
+    def close(self) -> None:
+        self.stop.set()
+
+
+def test_sse_ids_follow_the_record_and_resume_from_last_event_id(live_server):
+    with httpx.Client(base_url=live_server.url) as http:
+        game_id, station = new_game(http)
+        reader = SseReader(f"{live_server.url}/api/games/{game_id}/stream")
+        first_id, first = reader.next()
+        assert first["ply"] == 0 and first["seq"] == first_id
+        seen = []
+        for move in ("h2e2", "h9g7", "h0g2"):
+            assert http.post(f"/api/games/{game_id}/moves", json={"move": move}, headers=station).status_code == 201
+            event_id, snapshot = reader.next()
+            seen.append(event_id)
+            assert snapshot["last_move"]["text"] == move and snapshot["seq"] == event_id
+        assert seen == sorted(seen) and seen[0] > first_id
+        reader.close()
+
+        # Up to date: nothing until the next change, then exactly that change.
+        resumed = SseReader(f"{live_server.url}/api/games/{game_id}/stream", {"Last-Event-ID": str(seen[-1])})
+        http.post(f"/api/games/{game_id}/moves", json={"move": "i9h9"}, headers=station)
+        event_id, snapshot = resumed.next()
+        assert event_id > seen[-1] and snapshot["moves"]["iccs"][-1] == "i9h9"
+        resumed.close()
+
+        # Behind: the current snapshot at once (it holds every move missed).
+        behind = SseReader(f"{live_server.url}/api/games/{game_id}/stream", {"Last-Event-ID": str(seen[0])})
+        event_id, snapshot = behind.next()
+        assert snapshot["moves"]["iccs"] == ["h2e2", "h9g7", "h0g2", "i9h9"]
+        behind.close()
+
+
+def test_event_stream_carries_every_board(live_server):
+    with httpx.Client(base_url=live_server.url) as http:
+        game_id, station = new_game(http)
+        reader = SseReader(f"{live_server.url}/api/events/1/stream")
+        _, snapshot = reader.next()
+        assert snapshot["game_id"] == game_id
+        http.post(f"/api/games/{game_id}/moves", json={"move": "c3c4"}, headers=station)
+        _, snapshot = reader.next()
+        assert snapshot["last_move"]["text"] == "c3c4"
+        reader.close()
+
+
+def test_a_slow_viewer_drops_old_snapshots_and_others_get_all():
+    async def scenario() -> None:
+        hub = Hub(queue_length=2)
+        slow, fast = hub.subscribe("game:1"), hub.subscribe("game:1")
+        received: list[bytes] = []
+
+        async def read_fast() -> None:
+            async for message in fast.messages():
+                received.append(message)
+                if len(received) == 10:
+                    return
+
+        task = asyncio.create_task(read_fast())
+        for seq in range(1, 11):
+            hub.publish({"seq": seq, "game_id": 1, "event_id": None})
+            while fast.queue:  # a viewer that keeps up: it reads before the next move
+                await asyncio.sleep(0)
+        await asyncio.wait_for(task, 5)
+        assert [int(m.split(b"\n")[0][4:]) for m in received] == list(range(1, 11))
+        # The slow viewer never read: it holds only the newest two, and counted what it lost.
+        assert [int(m.split(b"\n")[0][4:]) for m in slow.queue] == [9, 10]
+        assert slow.dropped == 8
+        slow.close()
+        fast.close()
+        assert hub.viewers() == 0
+
+    asyncio.run(scenario())
+
+
+def test_a_stalled_socket_never_holds_up_the_others():
+    """Attached viewers: a socket that blocks gets its own task and a bounded backlog."""
+
+    async def scenario() -> None:
+        hub = Hub(queue_length=3)
+        fast, stalled = hub.subscribe("game:1"), hub.subscribe("game:1")
+        fast_got: list[int] = []
+        stalled_got: list[int] = []
+        unblock = asyncio.Event()
+
+        async def fast_send(message: bytes) -> None:
+            fast_got.append(int(message.split(b"\n")[0][4:]))
+
+        async def stalled_send(message: bytes) -> None:
+            await unblock.wait()  # a full socket: the write waits for the viewer to read
+            stalled_got.append(int(message.split(b"\n")[0][4:]))
+
+        await fast.attach(fast_send)
+        await stalled.attach(stalled_send)
+        for seq in range(1, 11):
+            hub.publish({"seq": seq, "game_id": 1, "event_id": None})
+            # The fast viewer was written to within publish itself: no task switch needed.
+            assert fast_got[-1] == seq
+        assert stalled_got == [] and stalled.dropped == 10 - 1 - 3
+        unblock.set()
+        for _ in range(50):
+            await asyncio.sleep(0)
+        # The send in flight (1), then the newest three; 2…7 were dropped.
+        assert stalled_got == [1, 8, 9, 10]
+        hub.publish({"seq": 11, "game_id": 1, "event_id": None})
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert stalled_got[-1] == 11 and fast_got[-1] == 11
+        fast.close()
+        stalled.close()
+
+    asyncio.run(scenario())
