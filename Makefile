@@ -15,7 +15,8 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 test: $(STAMP)
-	.ci/apt-packages.sh chromium chromium-driver postgresql redis-server
+	.ci/apt-packages.sh chromium chromium-driver postgresql redis-server \
+		fonts-arphic-ukai fonts-arphic-uming fonts-wqy-zenhei
 	$(BIN)/ruff check .
 	BANCO_TEST_POSTGRES_URL="$$(.ci/postgres.sh)" $(BIN)/python -m pytest -q -n 2 --dist loadfile
 

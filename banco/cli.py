@@ -203,6 +203,94 @@ def serve(
     uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
 
 
+@app.command()
+def recognize(
+    image: Annotated[Path, typer.Argument(help="a photo of the board")],
+    game: GameOption = "xiangqi",
+    corners: Annotated[str | None, typer.Option(
+        "--corners", help='"x,y x,y x,y x,y": first-file/first-rank corner first, anticlockwise')] = None,
+    calibration_file: Annotated[Path | None, typer.Option(
+        "--calibration", help="a profile from banco calibrate")] = None,
+    piece_height: Annotated[float | None, typer.Option(help="piece thickness, mm")] = None,
+    model: Annotated[Path | None, typer.Option(help="an ONNX point classifier")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="per-point class and confidence")] = False,
+) -> None:
+    """Read the position on a photo; the FEN is the last line."""
+    import json
+
+    from calibration import BoardLayout, Calibration, parse_corners
+    from calibration.camera import read_image
+    from calibration.homography import DEFAULT_HEIGHT_RATIO
+    from calibration.markers import calibrate_from_markers
+    from calibration.profile import load
+    from vision.detector import Detector
+
+    try:
+        variant = games.get(game)
+        frame = read_image(image)
+        height, width = frame.shape[:2]
+        if corners and calibration_file:
+            raise BancoError("give --corners or --calibration, not both")
+        if calibration_file:
+            cal = load(calibration_file)
+            if cal.layout.geometry.name != variant.name:
+                raise BancoError(
+                    f"{calibration_file} calibrates a {cal.layout.geometry.name} board, not {variant.name}")
+        else:
+            layout = BoardLayout.for_game(variant)
+            thickness = piece_height if piece_height is not None else (
+                DEFAULT_HEIGHT_RATIO * layout.pitch_mm * 0.45)
+            if corners:
+                cal = Calibration.from_corners(layout, parse_corners(corners), (width, height),
+                                               piece_height_mm=thickness)
+            else:
+                try:
+                    cal = calibrate_from_markers(layout, frame, piece_height_mm=thickness)
+                except ValueError as error:
+                    raise BancoError(f"{error}; give --corners or --calibration") from None
+        if piece_height is not None:
+            cal.piece_height_mm = piece_height
+        observation = Detector(variant.name, cal, model).observe(frame)
+        g = variant.geometry
+        fen = f"{observation.board_fen(g.files, g.ranks)} w - - 0 1"
+    except ValueError as error:
+        fail(str(error))
+    if as_json:
+        typer.echo(json.dumps({"game": variant.name, "fen": fen, "points": observation.to_json()}))
+    else:
+        unsure = [p for p in observation.to_json() if p["confidence"] < 0.6 or p["occluded"]]
+        if unsure:
+            names = ", ".join(g.point_name(games.Point(p["file"], p["rank"])) for p in unsure[:12])
+            typer.echo(f"unsure about {len(unsure)} point(s): {names}", err=True)
+    typer.echo(fen)
+
+
+@app.command()
+def train(
+    game: GameOption = "xiangqi",
+    scenes: Annotated[int, typer.Option(help="rendered photos to cut crops from")] = 400,
+    epochs: Annotated[int, typer.Option()] = 15,
+    data: Annotated[Path, typer.Option(help="where the crop dataset is written")] = Path("build/dataset"),
+    out: Annotated[Path | None, typer.Option(help="the ONNX file to write")] = None,
+    seed: Annotated[int, typer.Option()] = 1,
+) -> None:
+    """Render a crop dataset and train the point classifier (needs the [train] extra)."""
+    from rich.progress import Progress
+
+    from models.synth.dataset import build
+    from models.train import train_classifier
+    from vision.detector import default_model_path
+
+    real = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "xiangqi-crops"
+    with Progress() as progress:
+        task = progress.add_task(f"rendering {scenes} {game} photos", total=scenes)
+        build(game, data, scenes, seed, real if game == "xiangqi" and real.is_dir() else None,
+              progress=lambda n, total: progress.update(task, completed=n))
+    target = out or default_model_path(game)
+    train_classifier(data, target, epochs=epochs, seed=seed)
+    typer.echo(f"wrote {target}")
+
+
 def main() -> None:
     try:
         app()

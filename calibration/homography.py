@@ -25,6 +25,9 @@ import numpy as np
 from calibration.layout import BoardLayout
 from games import Point
 
+# Without a measured thickness, pieces are taken to be half their radius thick.
+DEFAULT_HEIGHT_RATIO = 0.5
+
 
 class CalibrationError(ValueError):
     """Corners, markers or images that do not give a usable board position."""

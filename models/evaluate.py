@@ -1,0 +1,109 @@
+"""Accuracy of a shipped point classifier, as the model card reports it.
+
+- Held-out rendered photos (their own seed, and a font, wood texture and board style that
+  training never saw): share of points right, share of boards read exactly, confusion.
+- The real photographed Xiangqi validation crops, framed like station crops: top-1.
+
+Run: ``python -m models.evaluate --game xiangqi --photos 500``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from models.synth.dataset import disturbed, paste_real_crop
+from models.synth.scene import render_scene
+from vision.classes import EMPTY, OCCLUDED
+from vision.detector import Detector, PointClassifier, default_model_path
+
+REAL_CROPS = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "xiangqi-crops"
+
+
+def evaluate_photos(game: str, photos: int, seed: int, model: Path | None = None, progress=None) -> dict:
+    rng = random.Random(seed)
+    right = total = exact = 0
+    confusion: Counter = Counter()
+    backgrounds: list[np.ndarray] = []
+    classifier = PointClassifier(game, model)
+    for number in range(photos):
+        scene = render_scene(game, rng, split="test", hands=False)
+        calibration = disturbed(scene.calibration, rng)
+        detector = Detector(game, calibration, classifier=classifier)
+        observation = detector.observe(scene.image)
+        board_right = True
+        for index, point in enumerate(observation.points):
+            truth = scene.labels[point]
+            guess = observation.classes[int(np.argmax(observation.probabilities[index]))]
+            confusion[(truth, guess)] += 1
+            total += 1
+            right += truth == guess
+            board_right &= truth == guess
+        exact += board_right
+        if len(backgrounds) < 300:
+            crops = detector.extractor.extract(scene.image)
+            backgrounds.extend(img for p, img in zip(crops.points, crops.images, strict=True)
+                               if scene.labels[p] == EMPTY)
+        if progress:
+            progress(number + 1, photos)
+    return {"points": total, "point_accuracy": right / max(total, 1), "boards": photos,
+            "board_exact": exact / max(photos, 1), "confusion": confusion, "backgrounds": backgrounds}
+
+
+def evaluate_real_crops(game: str, folder: Path, backgrounds: list[np.ndarray], seed: int,
+                        model: Path | None = None) -> dict:
+    import onnxruntime as ort
+
+    from vision.detector import _model_classes
+
+    session = ort.InferenceSession(str(model or default_model_path(game)), providers=["CPUExecutionProvider"])
+    names = _model_classes(session, game)
+    rng = random.Random(seed)
+    right = total = 0
+    confusion: Counter = Counter()
+    for class_dir in sorted(p for p in folder.iterdir() if p.is_dir()):
+        images = [cv2.imread(str(p), cv2.IMREAD_COLOR) for p in sorted(class_dir.iterdir())]
+        crops = np.array([paste_real_crop(img, rng.choice(backgrounds), rng) for img in images if img is not None])
+        batch = np.ascontiguousarray((crops[..., ::-1].astype(np.float32) / 255.0).transpose(0, 3, 1, 2))
+        (probabilities,) = session.run(None, {session.get_inputs()[0].name: batch})
+        # The occluded class is not an answer for a crop that shows a whole piece.
+        if OCCLUDED in names:
+            probabilities[:, names.index(OCCLUDED)] = 0
+        for row in probabilities:
+            guess = names[int(np.argmax(row))]
+            confusion[(class_dir.name, guess)] += 1
+            right += guess == class_dir.name
+            total += 1
+    return {"crops": total, "top1": right / max(total, 1), "confusion": confusion}
+
+
+def confusion_lines(confusion: Counter, limit: int = 15) -> list[str]:
+    errors = [(count, truth, guess) for (truth, guess), count in confusion.items() if truth != guess]
+    return [f"  {truth:>16} → {guess:<16} {count}" for count, truth, guess in sorted(errors, reverse=True)[:limit]]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--game", default="xiangqi")
+    parser.add_argument("--photos", type=int, default=500)
+    parser.add_argument("--seed", type=int, default=20261129)
+    parser.add_argument("--model", type=Path, default=None)
+    args = parser.parse_args()
+    result = evaluate_photos(args.game, args.photos, args.seed, args.model)
+    print(f"held-out rendered photos: {result['boards']}, points {result['points']}")
+    print(f"  points right: {result['point_accuracy']:.4%}   boards exact: {result['board_exact']:.2%}")
+    print("  most frequent confusions (truth → read):")
+    print("\n".join(confusion_lines(result["confusion"])) or "  none")
+    if args.game == "xiangqi" and (REAL_CROPS / "valid").is_dir():
+        real = evaluate_real_crops(args.game, REAL_CROPS / "valid", result["backgrounds"], args.seed, args.model)
+        print(f"real photographed crops (valid): {real['crops']}, top-1 {real['top1']:.2%}")
+        print("\n".join(confusion_lines(real["confusion"])) or "  none")
+
+
+if __name__ == "__main__":
+    main()

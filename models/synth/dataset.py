@@ -1,0 +1,119 @@
+"""Point-crop datasets in the folder layout ultralytics' classifier reads:
+``<out>/{train,val}/<class>/<n>.png``.
+
+Crops come from rendered scenes through the station's own `vision.crops` path, with the
+calibration disturbed the way real ones are (a few pixels of corner error, an unknown piece
+height), and from the real photographed Xiangqi crops of the shared data set, pasted onto
+rendered board backgrounds so they are framed like the station's crops.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from calibration import Calibration
+from calibration.homography import DEFAULT_HEIGHT_RATIO
+from models.synth.scene import render_scene
+from vision.classes import EMPTY, classes
+from vision.crops import CROP_SIZE, CROP_SPAN_RADII, CropExtractor
+
+
+def disturbed(truth: Calibration, rng: random.Random, corner_sigma_px: float = 1.5) -> Calibration:
+    """The calibration a user or the marker finder would have made: slightly off."""
+    corners = truth.grid_corners_px()
+    noisy = [(x + rng.gauss(0, corner_sigma_px), y + rng.gauss(0, corner_sigma_px)) for x, y in corners]
+    layout = truth.layout
+    sheet = np.array([layout.point_mm(p) for p in layout.corner_points()], np.float32)
+    homography = cv2.getPerspectiveTransform(sheet, np.array(noisy, np.float32)).astype(np.float64)
+    # The station knows the height only roughly: none given, the default guess, or measured.
+    guess = DEFAULT_HEIGHT_RATIO * layout.pitch_mm * truth.piece_radius_ratio
+    height = rng.choice([0.0, guess, guess, truth.piece_height_mm * rng.uniform(0.7, 1.2)])
+    return Calibration(layout, homography, truth.image_size, "disturbed", piece_height_mm=height)
+
+
+def scene_crops(game: str, rng: random.Random, empty_keep: float = 0.3, **scene_options):
+    """(crop, class) pairs of one rendered scene; most empty points are dropped."""
+    scene = render_scene(game, rng, **scene_options)
+    crops = CropExtractor(disturbed(scene.calibration, rng)).extract(scene.image)
+    pairs = []
+    for point, image in zip(crops.points, crops.images, strict=True):
+        label = scene.labels[point]
+        if label == EMPTY and rng.random() > empty_keep:
+            continue
+        pairs.append((image, label))
+    return pairs
+
+
+def paste_real_crop(crop: np.ndarray, background: np.ndarray, rng: random.Random) -> np.ndarray:
+    """Frame a tight real photo of a piece like a station crop: centred on a board background."""
+    size = background.shape[0]
+    diameter = int(round(2 * size / CROP_SPAN_RADII * rng.uniform(0.9, 1.08)))
+    piece = cv2.resize(crop, (diameter, diameter), interpolation=cv2.INTER_AREA)
+    turn = cv2.getRotationMatrix2D((diameter / 2, diameter / 2), rng.uniform(0, 360), 1.0)
+    piece = cv2.warpAffine(piece, turn, (diameter, diameter), borderMode=cv2.BORDER_REFLECT)
+    mask = np.zeros((diameter, diameter), np.float32)
+    cv2.circle(mask, (diameter // 2, diameter // 2), diameter // 2, 1.0, -1, cv2.LINE_AA)
+    out = background.astype(np.float32).copy()
+    x0 = (size - diameter) // 2 + rng.randint(-2, 2)
+    y0 = (size - diameter) // 2 + rng.randint(-2, 2)
+    x0, y0 = max(0, min(x0, size - diameter)), max(0, min(y0, size - diameter))
+    region = out[y0:y0 + diameter, x0:x0 + diameter]
+    region[:] = region * (1 - mask[..., None]) + piece.astype(np.float32) * mask[..., None]
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def real_crop_pairs(folder: Path, backgrounds: list[np.ndarray], rng: random.Random, per_file: int = 1):
+    pairs = []
+    for class_dir in sorted(p for p in folder.iterdir() if p.is_dir()):
+        for path in sorted(class_dir.iterdir()):
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if image is None:
+                continue
+            for _ in range(per_file):
+                pairs.append((paste_real_crop(image, rng.choice(backgrounds), rng), class_dir.name))
+    return pairs
+
+
+def write_pairs(pairs, folder: Path, start: int = 0) -> Counter:
+    counts: Counter = Counter()
+    for index, (image, label) in enumerate(pairs, start):
+        target = folder / label
+        target.mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(target / f"{index:07d}.png"), image)
+        counts[label] += 1
+    return counts
+
+
+def build(game: str, out: Path, scenes: int, seed: int, real: Path | None = None,
+          val_fraction: float = 0.1, progress=None) -> dict[str, Counter]:
+    """Render `scenes` scenes (and the real crops, if given) into `out/train` and `out/val`."""
+    rng = random.Random(seed)
+    for name in classes(game):
+        (out / "train" / name).mkdir(parents=True, exist_ok=True)
+        (out / "val" / name).mkdir(parents=True, exist_ok=True)
+    counts = {"train": Counter(), "val": Counter()}
+    backgrounds: list[np.ndarray] = []
+    index = 0
+    for number in range(scenes):
+        pairs = scene_crops(game, rng)
+        backgrounds.extend(image for image, label in pairs if label == EMPTY)
+        backgrounds = backgrounds[-500:]
+        split = "val" if number % int(1 / val_fraction) == 0 else "train"
+        counts[split] += write_pairs(pairs, out / split, index)
+        index += len(pairs)
+        if progress:
+            progress(number + 1, scenes)
+    if real is not None and backgrounds and (real / "train").is_dir():
+        # Only the real training crops: the real validation crops stay unseen for evaluation.
+        pairs = real_crop_pairs(real / "train", backgrounds, rng)
+        counts["train"] += write_pairs(pairs, out / "train", index)
+    return counts
+
+
+def crop_size() -> int:
+    return CROP_SIZE

@@ -1,0 +1,44 @@
+"""Training the point classifiers with ultralytics, offline, and exporting them to ONNX.
+
+Needs the `[train]` extra (ultralytics, torch); the runtime never imports this module's
+dependencies. Class names are ASCII, plots are off (ultralytics would fetch a font for
+them), and `YOLO_OFFLINE` is set before ultralytics is imported so nothing is downloaded.
+
+Why classify point crops instead of detecting pieces on the whole frame: the calibration
+already says where every point is, so a crop classifier answers the only question asked
+(what stands on this point?) with a 64 px input per point, one batch per frame, and the
+board's geometry does the localisation; see MODEL_CARD.md for the measured comparison.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+MODEL_YAML = "yolo11n-cls.yaml"
+
+
+def train_classifier(data: Path, out: Path, epochs: int = 10, imgsz: int = 64, batch: int = 128,
+                     workers: int = 2, seed: int = 0, fraction: float = 1.0, name: str = "points",
+                     **overrides) -> Path:
+    """Train from scratch on `data/{train,val}/<class>/` and write `out` (an .onnx file)."""
+    os.environ.setdefault("YOLO_OFFLINE", "true")
+    os.environ.setdefault("YOLO_VERBOSE", "false")
+    from ultralytics import YOLO
+
+    model = YOLO(MODEL_YAML)
+    run_dir = out.parent / f".runs-{name}"
+    settings = dict(optimizer="AdamW", lr0=0.002, warmup_epochs=1.0, cos_lr=True) | overrides
+    model.train(data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers, device="cpu",
+                pretrained=False, amp=False, plots=False, seed=seed, deterministic=True, fraction=fraction,
+                project=str(run_dir), name="train", exist_ok=True, verbose=False, cache="ram",
+                # Mirrored glyphs and swapped hues are other pieces, not augmentations.
+                fliplr=0.0, flipud=0.0, hsv_h=0.0, hsv_s=0.3, hsv_v=0.3, auto_augment=None, erasing=0.1,
+                degrees=180.0, translate=0.06, scale=0.15, **settings)
+    best = run_dir / "train" / "weights" / "best.pt"
+    trained = YOLO(str(best))
+    exported = Path(trained.export(format="onnx", imgsz=imgsz, dynamic=True, simplify=False, opset=17))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(exported, out)
+    return out

@@ -1,0 +1,169 @@
+"""Per-point class probabilities from a camera frame, with the shipped ONNX classifier.
+
+The runtime needs only onnxruntime and OpenCV: no torch. A frame is cut into one crop per
+board point (`vision.crops`), the crops go through the classifier in one batch, and the
+answer is an `Observation`: for every point, probabilities over {empty, each piece class}
+and an `occluded` flag (a hand or arm hides the point; its probabilities then say little).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from calibration import Calibration
+from games import Point
+from vision.classes import OCCLUDED, classes, fen_letter
+from vision.crops import CropExtractor
+
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+OCCLUSION_THRESHOLD = 0.5
+
+
+class ModelNotFoundError(ValueError):
+    """No classifier is shipped or given for this game."""
+
+
+@dataclass
+class Observation:
+    """What the camera saw on one frame: per point, class probabilities and occlusion."""
+
+    game: str
+    classes: tuple[str, ...]  # empty first, then the piece classes
+    points: list[Point]
+    probabilities: np.ndarray  # len(points) × len(classes), rows sum to 1
+    occluded: np.ndarray  # bool per point
+
+    def best(self, point: Point) -> tuple[str, float]:
+        row = self.probabilities[self.points.index(point)]
+        index = int(np.argmax(row))
+        return self.classes[index], float(row[index])
+
+    def board_fen(self, files: int, ranks: int) -> str:
+        """The most likely placement as the board part of a FEN (occluded points read empty)."""
+        grid = {p: None for p in self.points}
+        for index, point in enumerate(self.points):
+            if self.occluded[index]:
+                continue
+            name = self.classes[int(np.argmax(self.probabilities[index]))]
+            grid[point] = fen_letter(self.game, name)
+        rows = []
+        for rank in range(ranks - 1, -1, -1):
+            row, empty = "", 0
+            for file in range(files):
+                letter = grid.get(Point(file, rank))
+                if letter is None:
+                    empty += 1
+                    continue
+                row += (str(empty) if empty else "") + letter
+                empty = 0
+            rows.append(row + (str(empty) if empty else ""))
+        return "/".join(rows)
+
+    def to_json(self) -> list[dict]:
+        out = []
+        for index, point in enumerate(self.points):
+            row = self.probabilities[index]
+            best = int(np.argmax(row))
+            out.append({"file": point.file, "rank": point.rank, "class": self.classes[best],
+                        "confidence": round(float(row[best]), 4), "occluded": bool(self.occluded[index])})
+        return out
+
+
+def default_model_path(game: str) -> Path:
+    return MODELS_DIR / f"{game}-points.onnx"
+
+
+class PointClassifier:
+    """One game's ONNX point classifier, loaded once and shared by every board of that game."""
+
+    def __init__(self, game: str, model_path: Path | None = None, threads: int = 2) -> None:
+        import onnxruntime as ort
+
+        path = Path(model_path) if model_path else default_model_path(game)
+        if not path.is_file():
+            raise ModelNotFoundError(f"no point classifier for {game!r} at {path}")
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        self.input_name = self.session.get_inputs()[0].name
+        shape = self.session.get_inputs()[0].shape
+        self.size = int(shape[2]) if isinstance(shape[2], int) else _metadata_size(self.session)
+        self.model_classes = _model_classes(self.session, game)
+        self.game = game
+        wanted = [c for c in classes(game) if c != OCCLUDED]
+        missing = set(wanted) - set(self.model_classes)
+        if missing:
+            raise ModelNotFoundError(f"model {path.name} lacks classes {sorted(missing)}")
+        self.order = [self.model_classes.index(c) for c in wanted]
+        self.occluded_index = self.model_classes.index(OCCLUDED) if OCCLUDED in self.model_classes else None
+        self.classes = tuple(wanted)
+
+    def __call__(self, crops: np.ndarray) -> np.ndarray:
+        """Raw model probabilities for a batch of BGR crops (N × S × S × 3)."""
+        rgb = crops[..., ::-1].astype(np.float32) / 255.0
+        batch = np.ascontiguousarray(rgb.transpose(0, 3, 1, 2))
+        (probabilities,) = self.session.run(None, {self.input_name: batch})
+        return probabilities
+
+
+class Detector:
+    """Reads one calibrated board: frame → `Observation`."""
+
+    def __init__(self, game: str, calibration: Calibration, model_path: Path | None = None,
+                 classifier: PointClassifier | None = None) -> None:
+        self.classifier = classifier or PointClassifier(game, model_path)
+        self.game = game
+        self.extractor = CropExtractor(calibration, self.classifier.size)
+
+    @property
+    def classes(self) -> tuple[str, ...]:
+        return self.classifier.classes
+
+    def observe(self, frame: np.ndarray) -> Observation:
+        crops = self.extractor.extract(frame)
+        raw = self.classifier(crops.images)
+        c = self.classifier
+        if c.occluded_index is not None:
+            occluded = raw[:, c.occluded_index] >= OCCLUSION_THRESHOLD
+        else:
+            occluded = np.zeros(len(raw), bool)
+        probabilities = raw[:, c.order]
+        probabilities = probabilities / np.clip(probabilities.sum(axis=1, keepdims=True), 1e-9, None)
+        return Observation(self.game, c.classes, crops.points, probabilities, occluded)
+
+
+def _metadata_size(session) -> int:
+    import ast
+
+    size = session.get_modelmeta().custom_metadata_map.get("imgsz", "[64, 64]")
+    return int(ast.literal_eval(size)[0])
+
+
+def _model_classes(session, game: str) -> list[str]:
+    """Class names as the exporter wrote them into the model's metadata."""
+    meta = session.get_modelmeta().custom_metadata_map
+    names = meta.get("names")
+    if names:
+        try:
+            parsed = json.loads(names)
+        except json.JSONDecodeError:
+            import ast
+
+            parsed = ast.literal_eval(names)
+        if isinstance(parsed, dict):
+            return [parsed[k] for k in sorted(parsed, key=lambda k: int(k))]
+        return list(parsed)
+    return list(classes(game))
+
+
+def read_image(path: Path) -> np.ndarray:
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise ValueError(f"{str(path)!r} is not an image OpenCV can read")
+    return image
