@@ -29,7 +29,13 @@ def classifier():
 def start_scene():
     board = games.get("xiangqi").board()
     position = {p: class_of_letter("xiangqi", piece.symbol()) for p, piece in board.piece_map().items()}
-    return render_scene("xiangqi", random.Random(2026), position=position, hands=False, max_tilt=30, split="test")
+    for seed in range(2026, 2100):  # the first photo whose whole grid is in the frame
+        scene = render_scene("xiangqi", random.Random(seed), position=position, hands=False, max_tilt=30,
+                             split="test")
+        corners = scene.calibration.grid_corners_px()
+        if ((corners >= 0) & (corners < [1280, 720])).all():
+            return scene
+    raise AssertionError("no seed gave a photo with the whole grid in view")
 
 
 def test_model_ships_within_size_limit():
@@ -76,7 +82,9 @@ def test_recognize_prints_a_fen_last(tmp_path, start_scene):
     rows = fen.split()[0].split("/")
     assert len(rows) == 10 and fen.endswith(" w - - 0 1")
     result = banco("recognize", str(photo), "--corners", corners, "--json")
-    data = json.loads(result.stdout)
+    # The JSON comes first; the FEN stays the last line, as without --json.
+    data = json.loads(result.stdout.splitlines()[0])
+    assert result.stdout.strip().splitlines()[-1] == data["fen"]
     assert len(data["points"]) == 90 and {"class", "confidence", "occluded"} <= set(data["points"][0])
 
 
