@@ -163,6 +163,22 @@ class Geometry:
         raise NotationError(f"{text!r} is not a point of the {self.name} board")
 
 
+class PositionIdentity:
+    """Boards that are equal when their FEN is: same position, side, counters and options."""
+
+    def fen(self) -> str:
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, type(self)) and self.fen() == other.fen()
+
+    def __hash__(self) -> int:
+        return hash(self.fen())
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.fen()!r})"
+
+
 @runtime_checkable
 class Board(Protocol):
     """What every game's board offers; see `games.xiangqi.Board` for a full example."""

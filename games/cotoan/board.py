@@ -30,6 +30,7 @@ from games.base import (
     NotationError,
     Outcome,
     Point,
+    PositionIdentity,
     Termination,
 )
 from games.base import Move as BaseMove
@@ -229,7 +230,7 @@ class LegalMoveGenerator:
         return f"<LegalMoveGenerator ({', '.join(map(str, self))})>"
 
 
-class Board:
+class Board(PositionIdentity):
     """A Cờ Toán position with its options, scores and move history.
 
     Points are `Point(file, rank)`, files a–i from White's left, ranks 0–10 for rows 1–11.
@@ -329,15 +330,6 @@ class Board:
             other._undo = []
             other._root_fen = self.fen()
         return other
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Board) and self.fen() == other.fen()
-
-    def __hash__(self) -> int:
-        return hash(self.fen())
-
-    def __repr__(self) -> str:
-        return f"Board({self.fen()!r})"
 
     def __str__(self) -> str:
         lines = []

@@ -29,6 +29,7 @@ from games.base import (
     NotationError,
     Outcome,
     Point,
+    PositionIdentity,
     Termination,
 )
 from games.base import Move as BaseMove
@@ -172,7 +173,7 @@ class LegalMoveGenerator:
         return f"<LegalMoveGenerator ({', '.join(m.iccs() for m in self)})>"
 
 
-class Board:
+class Board(PositionIdentity):
     """A Xiangqi position with its move history.
 
     White (Trắng, red) is at ranks 0–4 and moves first. Points are `Point(file, rank)`,
@@ -300,15 +301,6 @@ class Board:
             other._ply_records = {}
             other._root_fen = self.fen()
         return other
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Board) and self.fen() == other.fen()
-
-    def __hash__(self) -> int:
-        return hash(self.fen())
-
-    def __repr__(self) -> str:
-        return f"Board({self.fen()!r})"
 
     def __str__(self) -> str:
         lines = []
