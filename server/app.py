@@ -16,6 +16,7 @@ from server.config import Settings
 from server.fanout import LocalFanout, RedisFanout
 from server.live import Hub, NaiveHub
 from server.record import ConflictError, NotFoundError, Recorder
+from server.station.status import StationRegistry
 from server.store import make_engine, migrate, session_factory
 from server.tournament import Tournament
 
@@ -42,6 +43,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.recorder = Recorder(session_factory(engine))
     app.state.tournament = Tournament(app.state.recorder)
     app.state.hub = Hub(settings.queue_length)
+    app.state.stations = StationRegistry()  # what each station (embedded or remote) reports, for the pages
     app.state.naive = NaiveHub() if settings.broadcaster == "naive" else None
     if settings.redis_url:
         app.state.fanout = RedisFanout(settings.redis_url, app.state.hub)
@@ -70,7 +72,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     from server.api import boards, events, games_routes, live_routes, moves, pages, players, rounds, tournaments
 
-    for module in (events, rounds, boards, players, games_routes, moves, live_routes, tournaments, pages):
+    from server.station import routes as station_routes
+
+    for module in (events, rounds, boards, players, games_routes, moves, live_routes, tournaments, pages,
+                   station_routes):
         app.include_router(module.router)
     return app
 

@@ -1,0 +1,670 @@
+"""The station: one asyncio orchestrator per board, one event queue (picochess is the model).
+
+Camera events (the tracker's, fed from a frame source on a thread), clock presses and flags
+(the clock device's thread), device state (LED board, clock) and the record's snapshots
+(referee corrections, resolved ambiguities) all arrive on ONE queue and are handled in order
+by one task. The station owns the game on this board:
+
+- it asks vision for moves (`tracker.feed` on every frame) and binds each committed move to
+  the clock press that completes it (FIDE 6.7), asking the tracker to commit at a press;
+- it pushes the moves into its rules engine and stores them through the server's record
+  (durable before any viewer sees them), keeping every move it could not store yet in an
+  outbox that it retries, in order, until the record has it;
+- it drives the LEDs (last move, lifted piece and its legal targets, illegal position,
+  ambiguity, check, end of game) and the clock (set at start, started by the first move,
+  flag fall, paused at the end), and reports its status for the pages (the LED mirror).
+
+The camera proposes; the rules engine disposes; doubts become events for the referee.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import games
+from games.base import BancoError, Color, Outcome, Termination
+from hardware.clock import FlagEvent, PointsDecide, TimeControl, time_up
+from hardware.events import ClockPress, DeviceConnected, DeviceDisconnected, FlagFall, asyncio_sink
+from hardware.leds import frame_for, state_of
+from hardware.protocol import LedFrame
+from server.record import canonical_notation
+from server.station.devices import NullClock, NullLeds, close_all, open_clock, open_leds
+from server.station.status import led_json
+from server.station.target import RecordTarget, StoreUnavailable
+
+log = logging.getLogger("banco.station")
+
+PRESS_GRACE_S = 3.0        # stream seconds a committed move waits for its clock press
+PRESS_GRACE_WALL_S = 0.5   # and at least this much real time (a press crosses a serial link)
+TICK_S = 0.1               # stream seconds between the camera thread's ticks
+RETRY_S = 1.0              # between attempts to store what the record could not take
+STATUS_S = 0.2             # at most this often a status report
+RECENT = 12                # station events kept in the status
+
+
+# ---------------------------------------------------------------- the queue's own events
+
+
+@dataclass(frozen=True)
+class Tick:
+    """Stream time moves on (sent by the camera thread every `TICK_S` of frame time)."""
+
+    timestamp: float
+
+
+@dataclass(frozen=True)
+class SourceEnded:
+    """The frame source has no more frames (a file ended, or the source was stopped)."""
+
+    reason: str = "end of video"
+
+
+@dataclass(frozen=True)
+class RecordChanged:
+    """A snapshot of this game from the record (ours echoed back, or a referee's change)."""
+
+    snapshot: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Retry:
+    """Time to try again to store what the record could not take."""
+
+
+@dataclass(frozen=True)
+class Stop:
+    reason: str = "stopped"
+
+
+@dataclass
+class _Pending:
+    """A committed move waiting for its press."""
+
+    text: str
+    side: Color
+    timestamp: float
+    wall: float
+    evidence: str
+
+
+@dataclass
+class _Write:
+    text: str
+    white_ms: int | None
+    black_ms: int | None
+    evidence: str
+
+
+@dataclass
+class StationReport:
+    """What a finished run did, for tests and the command line."""
+
+    stored: list[str] = field(default_factory=list)
+    presses: list[ClockPress] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    result: str = "*"
+
+
+def _kind(event: object) -> str:
+    return type(event).__name__
+
+
+class Station:
+    """One board: a frame source and tracker, a clock, LEDs, and the record of one game.
+
+    `source` yields ``(frame, timestamp)`` pairs, and may yield `vision` camera events
+    (``CameraLost``/``CameraBack``) between them. `make_tracker(board)` builds the tracker
+    (`vision.tracker.MoveTracker` or anything with ``feed``/``press``/``reset``).
+    `on_frame(index, timestamp)` is called on the camera thread after each frame (the demo's
+    players press the simulated clock from it). With `exit_at_end` the station stops when the
+    source ends and everything is stored; otherwise it keeps serving until `stop()`.
+    """
+
+    def __init__(self, target: RecordTarget, source: Iterable, make_tracker: Callable[[Any], Any], *,
+                 clock: str | None = None, leds: str | None = None, time_control: TimeControl | None = None,
+                 clock_now_ms: Callable[[], int] | None = None, on_frame: Callable[[int, float], None] | None = None,
+                 exit_at_end: bool = False, name: str = "station", link_options: dict | None = None) -> None:
+        self.target = target
+        self.source = source
+        self.make_tracker = make_tracker
+        self.clock_spec = clock
+        self.leds_spec = leds
+        self.time_control = time_control
+        self.clock_now_ms = clock_now_ms
+        self.on_frame = on_frame
+        self.exit_at_end = exit_at_end
+        self.name = name
+        self.link_options = link_options or {}
+        self.report = StationReport()
+        self.clock: NullClock = NullClock()
+        self.leds: NullLeds = NullLeds()
+        self.ready = asyncio.Event()
+        self.queue: asyncio.Queue = asyncio.Queue()
+        self.board: Any = None
+        self.variant: games.Variant | None = None
+        self.tracker: Any = None
+        self.camera = "starting"
+        self.frames = 0
+        self._tracker_lock = threading.Lock()
+        self._stop_camera = threading.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._last_ts = 0.0
+        self._pending: _Pending | None = None
+        self._presses: deque[ClockPress] = deque()
+        self._outbox: deque[_Write] = deque()
+        self._last_seq = -1
+        self._source_ended = False
+        self._result = "*"
+        self._lifted = None
+        self._illegal: frozenset = frozenset()
+        self._candidates: list = []
+        self._frame: LedFrame | None = None
+        self._recent: deque[dict[str, Any]] = deque(maxlen=RECENT)
+        self._status_due = 0.0
+        self._status_dirty = True
+
+    # ------------------------------------------------------------------ running
+
+    def post(self, event: object) -> None:
+        """Put an event on the station's queue from any thread."""
+        if self._loop is None:
+            raise RuntimeError("the station is not running")
+        self._loop.call_soon_threadsafe(self.queue.put_nowait, event)
+
+    def stop(self, reason: str = "stopped") -> None:
+        self.post(Stop(reason))
+
+    async def run(self) -> StationReport:
+        self._loop = asyncio.get_running_loop()
+        sink = asyncio_sink(self._loop, self.queue)
+        snapshot = await self.target.snapshot()
+        self.variant = games.get(snapshot["variant"])
+        self.notation = canonical_notation(self.variant)
+        reader = self.variant.notation(self.notation)
+        start_fen = await self._start_fen(snapshot)
+        self.board = self.variant.board(start_fen)
+        for text in await self.target.moves():
+            self.board.push(reader.parse(self.board, text))
+        self._result = snapshot.get("result", "*")
+        self._last_seq = snapshot.get("seq", -1)
+        grid = (self.variant.geometry.files, self.variant.geometry.ranks)
+        try:
+            self.clock = await asyncio.to_thread(open_clock, self.clock_spec, sink, timed=self.time_control is not None,
+                                                 now_ms=self.clock_now_ms, **self.link_options)
+            self.leds = await asyncio.to_thread(open_leds, self.leds_spec, sink, grid, **self.link_options)
+        except Exception:
+            close_all(self.clock, self.leds)
+            raise
+        tasks: list[asyncio.Task] = []
+        camera: threading.Thread | None = None
+        try:
+            self._set_clock(snapshot)
+            self.tracker = self.make_tracker(self.board.copy())
+            self._show_leds()
+            camera = threading.Thread(target=self._camera, name=f"banco-camera-{self.name}", daemon=True)
+            camera.start()
+            tasks = [asyncio.create_task(self._follow()), asyncio.create_task(self._retry())]
+            self.ready.set()
+            self._note("station", f"watching game {self.target.game_id} ({self.variant.name}); "
+                       f"clock {self.clock.name}, LEDs {self.leds.name}")
+            while True:
+                event = await self.queue.get()
+                if isinstance(event, Stop):
+                    break
+                try:
+                    await self._handle(event)
+                except Exception as error:  # one bad event must not stop the board
+                    log.exception("station: %s while handling %s", error, _kind(event))
+                    self._note("error", f"{_kind(event)}: {error}")
+                await self._maybe_status()
+                if self.exit_at_end and self._source_ended and self._pending is None and not self._outbox:
+                    break
+            await self._flush_pending()
+            await self._drain_outbox()
+            await self._publish_status(force=True)
+        finally:
+            self._stop_camera.set()
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+            if camera is not None:
+                await asyncio.to_thread(camera.join, 5)
+            await asyncio.to_thread(close_all, self.clock, self.leds)
+        self.report.result = self._result
+        return self.report
+
+    async def _start_fen(self, snapshot: dict[str, Any]) -> str | None:
+        getter = getattr(self.target, "start_fen", None)
+        if getter is not None:
+            return await getter()
+        return None
+
+    def _set_clock(self, snapshot: dict[str, Any]) -> None:
+        if self.time_control is None:
+            return
+        clocks = snapshot.get("clocks") or {}
+        white, black = clocks.get("white_ms"), clocks.get("black_ms")
+        self.clock.set_control(self.time_control, white, black)
+        if self.board.move_stack and self._result == "*":
+            self.clock.start(self.board.turn, self._now_ms())
+
+    # ------------------------------------------------------------------ the camera thread
+
+    def _camera(self) -> None:
+        last_tick = None
+        try:
+            for item in self.source:
+                if self._stop_camera.is_set():
+                    break
+                if not isinstance(item, tuple):
+                    self.post(item)  # CameraLost / CameraBack from the source
+                    continue
+                frame, timestamp = item
+                with self._tracker_lock:
+                    events = self.tracker.feed(frame, timestamp)
+                self._last_ts = timestamp
+                for event in events:
+                    self.post(event)
+                if last_tick is None or timestamp - last_tick >= TICK_S:
+                    last_tick = timestamp
+                    self.post(Tick(timestamp))
+                if self.on_frame is not None:
+                    self.on_frame(self.frames, timestamp)
+                self.frames += 1
+        except Exception as error:  # a broken source is an event, not a dead station
+            log.exception("camera: %s", error)
+            self.post(SourceEnded(f"camera failed: {error}"))
+            return
+        self.post(SourceEnded())
+
+    # ------------------------------------------------------------------ events
+
+    async def _handle(self, event: object) -> None:
+        kind = _kind(event)
+        if kind == "MoveCommitted":
+            await self._moves_seen(list(event.moves), event.timestamp, (getattr(event, "evidence", None) or {}))
+        elif kind == "Ambiguous":
+            await self._ambiguous(event)
+        elif kind == "Illegal":
+            self._illegal = frozenset(event.points)
+            self._note("illegal", "the board differs from every legal move at " + self._names(event.points))
+            self._show_leds()
+        elif kind == "Occluded":
+            self._note("occluded", "hidden points: " + self._names(event.points), quiet=True)
+        elif kind == "HandOn":
+            lifted = getattr(event, "point", None) or getattr(event, "lifted", None)
+            if lifted is not None:
+                self._lifted = lifted
+                self._show_leds()
+        elif kind == "HandOff":
+            if self._lifted is not None or self._illegal:
+                self._lifted = None
+                self._show_leds()
+        elif kind == "CameraLost":
+            self.camera = "lost"
+            self._note("camera", "camera lost: " + str(getattr(event, "reason", "")))
+        elif kind == "CameraBack":
+            self.camera = "watching"
+            self._note("camera", "camera back")
+        elif kind == "StartFound":
+            self._note("camera", f"start position found: {getattr(event, 'fen', '')}", quiet=True)
+        elif isinstance(event, Tick):
+            self.camera = "watching" if self.camera in ("starting", "ended") else self.camera
+            await self._tick(event.timestamp)
+        elif isinstance(event, ClockPress):
+            await self._pressed(event)
+        elif isinstance(event, FlagFall):
+            await self._flag(FlagEvent(event.side, event.t_dev_ms))
+        elif isinstance(event, DeviceConnected):
+            self._note("device", f"{event.device} {'reconnected' if event.reconnect else 'connected'} on {event.port}")
+        elif isinstance(event, DeviceDisconnected):
+            self._note("device", f"{event.device} disconnected: {event.reason}")
+        elif isinstance(event, Retry):
+            await self._drain_outbox()
+        elif isinstance(event, RecordChanged):
+            await self._record_changed(event.snapshot)
+        elif isinstance(event, SourceEnded):
+            self._source_ended = True
+            self.camera = "ended"
+            self._note("camera", event.reason)
+            await self._flush_pending()
+        elif kind in ("CommandRejected", "CommandLost"):
+            self._note("device", f"{event.device}: {kind} {event.command}")
+        else:
+            log.debug("station: ignored %s", kind)
+
+    async def _moves_seen(self, moves: list, timestamp: float, evidence: dict) -> None:
+        """The tracker committed one move (or several it recovered after a blind spell)."""
+        if self._result != "*":
+            self._note("ignored", "a move after the end of the game was not recorded")
+            return
+        self._illegal, self._lifted, self._candidates = frozenset(), None, []
+        for index, move in enumerate(moves):
+            await self._flush_pending()
+            side = self.board.turn
+            try:
+                text = self.variant.notation(self.notation).format(self.board, move)
+                self.board.push(move)
+            except BancoError as error:
+                self._note("illegal", f"the camera's move {move} is not legal here: {error}")
+                await self._resync()
+                return
+            evidence_id = str(evidence.get("id") or f"{self.name}:{len(self.board.move_stack)}:{timestamp:.3f}")
+            press = self._take_press(side)
+            last = index == len(moves) - 1
+            if press is not None:
+                self._store(text, press.white_ms, press.black_ms, evidence_id)
+            elif self.clock.has_presses and self.clock.running is side and last:
+                self._pending = _Pending(text, side, timestamp, time.monotonic(), evidence_id)
+            else:
+                self._store(text, *self._times_after(side, timestamp), evidence_id)
+                self._switch_clock()
+        self._start_clock_if_needed(timestamp)
+        await self._drain_outbox()
+        self._after_move()
+
+    def _times_after(self, side: Color, timestamp: float) -> tuple[int | None, int | None]:
+        """The clock after `side` moved without a press from a device: the software clock's press,
+        or the device's mirror now (the press never came)."""
+        result = self.clock.press(side, int(timestamp * 1000))
+        if result is not None:
+            return result.white_ms, result.black_ms
+        times = self.clock.times(int(timestamp * 1000))
+        return times if times is not None else (None, None)
+
+    def _start_clock_if_needed(self, timestamp: float) -> None:
+        if self.time_control is not None and self.clock.running is None and self._result == "*" \
+                and self.board.move_stack and self.board.outcome() is None:
+            self.clock.start(self.board.turn, int(timestamp * 1000))  # the clock starts with the first move
+
+    def _take_press(self, side: Color) -> ClockPress | None:
+        for press in list(self._presses):
+            if press.side is side:
+                self._presses.remove(press)
+                return press
+        return None
+
+    async def _pressed(self, press: ClockPress) -> None:
+        self.report.presses.append(press)
+        pending = self._pending
+        if pending is not None and pending.side is press.side:
+            self._pending = None
+            self._store(pending.text, press.white_ms, press.black_ms, pending.evidence)
+            await self._drain_outbox()
+            return
+        self._presses.append(press)
+        if self.tracker is None:
+            return
+        timestamp = self._last_ts
+
+        def ask() -> list:
+            with self._tracker_lock:
+                return list(self.tracker.press(timestamp))
+
+        for event in await asyncio.to_thread(ask):
+            await self._handle(event)
+        if self._presses and press in self._presses:
+            self._note("press", f"{press.side.name.lower()} pressed the clock; no move seen yet", quiet=True)
+
+    async def _tick(self, timestamp: float) -> None:
+        flag = self.clock.check_flag(int(timestamp * 1000))
+        if flag is not None:
+            await self._flag(flag)
+        pending = self._pending
+        if pending is not None and timestamp - pending.timestamp >= PRESS_GRACE_S \
+                and time.monotonic() - pending.wall >= PRESS_GRACE_WALL_S:
+            self._note("press", f"no clock press for {pending.text}; recorded with the clock's reading")
+            await self._flush_pending()
+
+    async def _flush_pending(self) -> None:
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            times = self.clock.times(int(pending.timestamp * 1000))
+            self._store(pending.text, *(times if times is not None else (None, None)), pending.evidence)
+            self._switch_clock()
+            await self._drain_outbox()
+
+    def _switch_clock(self) -> None:
+        """A move was made but its press never came: the clock must run for the side on move."""
+        if self._result == "*" and self.clock.running is not None and self.clock.running is not self.board.turn:
+            self.clock.switch(self.board.turn)
+
+    async def _ambiguous(self, event) -> None:
+        firsts = []
+        for candidate in event.candidates:
+            move = candidate[0] if isinstance(candidate, list | tuple) else candidate
+            if move not in firsts:
+                firsts.append(move)
+        self._candidates = firsts
+        self._show_leds()
+        try:
+            texts = [self.variant.notation(self.notation).format(self.board, move) for move in firsts]
+        except BancoError as error:
+            self._note("ambiguous", f"candidates not legal here: {error}")
+            return
+        self._note("ambiguous", "the referee must choose: " + ", ".join(texts))
+        if len(texts) >= 2 and self._result == "*":
+            await self._flush_pending()
+            await self._drain_outbox()
+            with contextlib.suppress(BancoError, StoreUnavailable):
+                snapshot = await self.target.ambiguity(texts, self.notation, f"{self.name}:ambiguity")
+                self._seen_snapshot(snapshot)
+
+    async def _flag(self, flag: FlagEvent) -> None:
+        side = flag.side.name.lower()
+        self._note("flag", f"{side}'s flag fell")
+        if self._result != "*":
+            return
+        await self._flush_pending()
+        await self._drain_outbox()
+        decided = time_up(self.variant.name, flag)
+        if isinstance(decided, PointsDecide):
+            board = self.board.copy()
+            if hasattr(board, "declare_time_up"):
+                board.declare_time_up()
+                outcome = board.outcome()
+            else:
+                outcome = board.outcome(stop=True)
+            if outcome is None:
+                outcome = Outcome(Termination.POINTS, None)
+        else:
+            outcome = decided
+        reason = f"{side}'s flag fell"
+        try:
+            snapshot = await self.target.result(outcome.result(), outcome.termination.value, reason)
+        except (BancoError, StoreUnavailable) as error:
+            self._note("flag", f"the result could not be written: {error}")
+            return
+        if snapshot is not None:
+            self._seen_snapshot(snapshot)
+            self._result = snapshot.get("result", self._result)
+        self._end_outcome = outcome
+        self._show_leds()
+
+    # ------------------------------------------------------------------ the record
+
+    def _store(self, text: str, white_ms: int | None, black_ms: int | None, evidence: str) -> None:
+        self._outbox.append(_Write(text, white_ms, black_ms, evidence))
+
+    async def _drain_outbox(self) -> None:
+        while self._outbox:
+            write = self._outbox[0]
+            try:
+                snapshot = await self.target.commit(write.text, self.notation, write.white_ms, write.black_ms,
+                                                    write.evidence)
+            except StoreUnavailable as error:
+                self._note("store", f"the record is unreachable ({error}); {len(self._outbox)} move(s) kept "
+                           "and retried")
+                return
+            except BancoError as error:
+                self._outbox.popleft()
+                self._note("refused", f"the record refused {write.text}: {error}")
+                await self._resync()
+                return
+            self._outbox.popleft()
+            self.report.stored.append(write.text)
+            self._seen_snapshot(snapshot)
+
+    def _seen_snapshot(self, snapshot: dict[str, Any] | None) -> None:
+        if not snapshot:
+            return
+        self._last_seq = max(self._last_seq, snapshot.get("seq", -1))
+        if snapshot.get("result", "*") != "*" and self._result == "*":
+            self._result = snapshot["result"]
+            self._note("end", f"game over: {snapshot['result']} ({snapshot.get('termination')})")
+            self._game_over()
+        self._status_dirty = True
+
+    async def _retry(self) -> None:
+        """Wake the loop to try the outbox again (the loop alone writes, so writes stay in order)."""
+        while True:
+            await asyncio.sleep(RETRY_S)
+            if self._outbox:
+                self.post(Retry())
+
+    async def _follow(self) -> None:
+        while True:
+            try:
+                async for snapshot in self.target.follow():
+                    self.post(RecordChanged(snapshot))
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("station: following the record failed: %s", error)
+            await asyncio.sleep(RETRY_S)
+
+    async def _record_changed(self, snapshot: dict[str, Any]) -> None:
+        if snapshot.get("seq", -1) <= self._last_seq:
+            return  # our own write echoed back, or older news
+        self._last_seq = snapshot["seq"]
+        if snapshot.get("ambiguity") is None and self._candidates:
+            self._candidates = []
+        result = snapshot.get("result", "*")
+        if result != self._result:
+            self._result = result
+            if result != "*":
+                self._note("end", f"game over: {result} ({snapshot.get('termination')})")
+                self._game_over()
+        if self._outbox or self._pending is not None:
+            return  # our own moves are still on their way; the record will catch up
+        if snapshot.get("fen") != self.board.fen() or snapshot.get("ply") != len(self.board.move_stack):
+            self._note("referee", f"the record changed (revision {snapshot.get('revision')}); tracking from it")
+            await self._resync()
+        self._show_leds()
+
+    async def _resync(self) -> None:
+        """Take the record's moves as the truth (a referee correction, a refused move)."""
+        reader = self.variant.notation(self.notation)
+        try:
+            texts = await self.target.moves()
+        except StoreUnavailable as error:
+            self._note("store", f"cannot read the record to resynchronise: {error}")
+            return
+        board = self.variant.board(await self._start_fen({}))
+        for text in texts:
+            board.push(reader.parse(board, text))
+        self.board = board
+        self._presses.clear()
+        if self.tracker is not None:
+            copy = board.copy()
+
+            def reset() -> None:
+                with self._tracker_lock:
+                    self.tracker.reset(copy)
+
+            await asyncio.to_thread(reset)
+        self._show_leds()
+
+    def _after_move(self) -> None:
+        if self.board.outcome() is not None:
+            self._game_over()
+        self._show_leds()
+
+    def _game_over(self) -> None:
+        pause = getattr(getattr(self.clock, "device", None), "pause", None)
+        if pause is not None and self.clock.running is not None:
+            with contextlib.suppress(Exception):
+                pause("end of game", "station")
+        self._show_leds()
+
+    # ------------------------------------------------------------------ LEDs and status
+
+    def _show_leds(self) -> None:
+        if self.board is None:
+            return
+        try:
+            state = state_of(self.board, lifted=self._lifted, illegal_points=self._illegal,
+                             candidates=self._candidates)
+            outcome = getattr(self, "_end_outcome", None)
+            if outcome is not None and state.outcome is None:
+                from dataclasses import replace
+
+                from hardware.leds import general_of
+
+                generals = tuple((color, general_of(self.board, color)) for color in Color)
+                state = replace(state, outcome=outcome, generals=generals)
+            frame = frame_for(self.variant.geometry, state)
+        except Exception as error:  # a layer this game cannot draw must not stop the board
+            log.warning("station: LED frame: %s", error)
+            return
+        if frame != self._frame:
+            self._frame = frame
+            self.leds.show(frame)
+            self._status_dirty = True
+
+    def _note(self, kind: str, text: str, quiet: bool = False) -> None:
+        entry = {"kind": kind, "text": text, "ply": len(self.board.move_stack) if self.board is not None else 0,
+                 "at": time.time()}
+        self._recent.append(entry)
+        self.report.events.append(entry)
+        self._status_dirty = True
+        (log.debug if quiet else log.info)("station %s: %s", kind, text)
+
+    def _names(self, points) -> str:
+        geometry = self.variant.geometry
+        names = []
+        for point in list(points)[:8]:
+            try:
+                names.append(geometry.point_name(point))
+            except Exception:
+                names.append(str(tuple(point)))
+        return ", ".join(names) or "?"
+
+    def status(self) -> dict[str, Any]:
+        times = self.clock.times()
+        running = self.clock.running
+        return {
+            "station": self.name, "camera": self.camera, "frames": self.frames, "ply": len(self.board.move_stack),
+            "clock": {"device": self.clock.name, "connected": self.clock.connected(),
+                      "white_ms": times[0] if times else None, "black_ms": times[1] if times else None,
+                      "running": running.value if running is not None else None},
+            "leds": led_json(self._frame),
+            "leds_device": {"device": self.leds.name, "connected": self.leds.connected()},
+            "waiting": len(self._outbox) + (1 if self._pending else 0),
+            "events": list(self._recent),
+        }
+
+    async def _maybe_status(self) -> None:
+        if self._status_dirty and time.monotonic() >= self._status_due:
+            await self._publish_status()
+
+    async def _publish_status(self, force: bool = False) -> None:
+        self._status_dirty = False
+        self._status_due = time.monotonic() + STATUS_S
+        try:
+            await self.target.status(self.status())
+        except Exception as error:  # the pages' mirror is a nicety; never stop the board for it
+            log.debug("station: status not sent: %s", error)
+
+    def _now_ms(self) -> int:
+        return int(self._last_ts * 1000)

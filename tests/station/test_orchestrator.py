@@ -1,0 +1,218 @@
+"""The station's orchestration with a scripted tracker: binding presses, clocks, LEDs, the record."""
+
+from __future__ import annotations
+
+import asyncio
+
+from hardware.clock import TimeControl
+from server.station.embedded import run_headless
+from server.station.orchestrator import Station
+from server.station.target import EmbeddedTarget
+from tests.station.doubles import ScriptedTracker, frames
+
+OPENING = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"]
+
+
+def script(moves, every=10, first=5):
+    return {first + every * index: [move] for index, move in enumerate(moves)}
+
+
+def run(app, game_id, source, tracker_script, **options):
+    trackers = []
+
+    def make_tracker(board):
+        tracker = ScriptedTracker("xiangqi", board, tracker_script, options.pop("on_press", set()))
+        trackers.append(tracker)
+        return tracker
+
+    def make_station():
+        return Station(EmbeddedTarget(app, game_id), source, make_tracker, exit_at_end=True, **options)
+
+    report = asyncio.run(run_headless(app, make_station))
+    return report, trackers[0]
+
+
+def stored(app, game_id):
+    return [(row.text, row.white_ms, row.black_ms) for row in app.state.recorder.moves(game_id)]
+
+
+def test_moves_seen_by_the_camera_are_recorded_in_order_without_a_clock(app, make_game):
+    game_id = make_game()
+    report, _ = run(app, game_id, frames(70), script(OPENING))
+    assert [text for text, _, _ in stored(app, game_id)] == OPENING
+    assert report.stored == OPENING
+    assert all(white is None and black is None for _, white, black in stored(app, game_id))
+    status = app.state.stations.get(game_id)
+    assert status["ply"] == 6 and status["camera"] == "ended"
+    assert status["leds"]["grid"] == [9, 10]
+    # The last move (b9c7) is lit: a dim start at b9, a bright end at c7.
+    palette, points = status["leds"]["palette"], status["leds"]["points"]
+    assert palette[int(points[7 * 9 + 2], 36)] == "SFFC000"
+    assert palette[int(points[9 * 9 + 1], 36)] == "S403000"
+
+
+def test_a_time_control_without_a_clock_counts_on_stream_time(app, make_game):
+    control = TimeControl.parse("15+10")
+    game_id = make_game(control=control)
+    run(app, game_id, frames(70), script(OPENING), time_control=control)
+    rows = stored(app, game_id)
+    # The clock starts with the first move (frame 5); then each move costs 10 frames and gains 10 s.
+    def ms(frame):
+        return int(frame / 15 * 1000)
+
+    white = black = 900_000
+    assert rows[0][1:] == (white, black)
+    for ply in range(2, 7):
+        spent = ms(5 + 10 * (ply - 1)) - ms(5 + 10 * (ply - 2))
+        if ply % 2:
+            white += 10_000 - spent
+        else:
+            black += 10_000 - spent
+        assert rows[ply - 1][1:] == (white, black), ply
+
+
+def _presser(station_box, plies_at: dict[int, int], extra=None):
+    """The players: press the (simulated) clock a few frames after each move is made."""
+    def on_frame(index, timestamp):
+        station = station_box[0]
+        if extra is not None:
+            extra(station, index)
+        ply = plies_at.get(index)
+        if ply is not None and station.clock.simulator is not None:
+            from games.base import BLACK, WHITE
+
+            station.clock.simulator.device.press(WHITE if ply % 2 else BLACK)
+    return on_frame
+
+
+def run_with_devices(app, game_id, moves, *, pace=0.03, extra=None, gaps=None, control="15+10", count=None):
+    tracker_script = script(moves)
+    presses = {5 + 10 * index + 3: index + 1 for index in range(len(moves))}
+    box = []
+    trackers = []
+
+    def make_tracker(board):
+        trackers.append(ScriptedTracker("xiangqi", board, tracker_script))
+        return trackers[-1]
+
+    def make_station():
+        station = Station(EmbeddedTarget(app, game_id), frames(count or 10 * len(moves) + 20, pace=pace, gaps=gaps),
+                          make_tracker, clock="sim", leds="sim", time_control=TimeControl.parse(control),
+                          on_frame=_presser(box, presses, extra), exit_at_end=True)
+        box.append(station)
+        return station
+
+    report = asyncio.run(run_headless(app, make_station))
+    return report, box[0], trackers[0]
+
+
+def test_presses_of_a_simulated_clock_give_the_recorded_times_and_the_leds_follow(app, make_game):
+    control = TimeControl.parse("15+10")
+    game_id = make_game(control=control)
+    frames_seen = []
+
+    def watch_leds(station, index):
+        if station.leds.simulator is not None and index % 10 == 9:
+            frames_seen.append(station.leds.simulator.device.frame)
+
+    report, station, _ = run_with_devices(app, game_id, OPENING, extra=watch_leds)
+    rows = stored(app, game_id)
+    assert [text for text, _, _ in rows] == OPENING
+    assert rows[0][1:] == (900_000, 900_000)  # the first move starts the clock
+    device_presses = [(press.white_ms, press.black_ms) for press in report.presses]
+    assert len(device_presses) == len(OPENING) - 1
+    assert [row[1:] for row in rows[1:]] == device_presses  # the device's figures are official
+    assert all(press.drift_ms < 200 for press in report.presses)
+    # The LED board showed each last move as it was played: the end of the move bright amber.
+    from hardware.leds import LAST_TO
+
+    lit = [frame for frame in frames_seen if frame is not None and LAST_TO in frame.cells]
+    assert len(lit) >= 4
+
+
+def test_unplugged_clock_and_led_board_come_back_and_no_move_is_lost(app, make_game):
+    game_id = make_game(control=TimeControl.parse("15+10"))
+    moves = OPENING + ["b0c2", "a9a8", "b2b6", "a8d8"]
+
+    def cable(station, index):
+        if index == 28:
+            station.clock.simulator.unplug()
+            station.leds.simulator.unplug()
+        elif index == 75:
+            station.clock.simulator.replug()
+            station.leds.simulator.replug()
+
+    report, station, _ = run_with_devices(app, game_id, moves, extra=cable, count=150)
+    assert [text for text, _, _ in stored(app, game_id)] == moves
+    texts = [event["text"] for event in report.events]
+    assert any("clock disconnected" in text for text in texts)
+    assert any("clock reconnected" in text for text in texts)
+    assert any("leds reconnected" in text for text in texts)
+    # After the replug the LED board shows the current position's last move again.
+    assert station.leds.simulator.device.frame == station._frame
+    # The presses after the replug are bound again: the last move carries the device's figures.
+    last = report.presses[-1]
+    assert stored(app, game_id)[-1][1:] == (last.white_ms, last.black_ms)
+
+
+def test_the_camera_stops_for_five_seconds_and_the_missed_moves_are_recovered(app, make_game):
+    game_id = make_game()
+    from tests.station.doubles import CameraBack, CameraLost
+
+    moves = OPENING
+    tracker_script = {5: [moves[0]], 15: [moves[1]], 25: [moves[2]], 35: moves[3:5], 45: [moves[5]]}
+    source = frames(60, gaps={30: [CameraLost(), 5.0, CameraBack()]})
+    report, _ = run(app, game_id, source, tracker_script)
+    assert [text for text, _, _ in stored(app, game_id)] == moves
+    texts = [event["text"] for event in report.events]
+    assert any(text.startswith("camera lost") for text in texts) and "camera back" in texts
+
+
+def test_moves_the_record_cannot_take_yet_are_kept_and_stored_in_order(app, make_game):
+    game_id = make_game()
+    from server.station.target import StoreUnavailable
+
+    class Flaky(EmbeddedTarget):
+        failures = 3
+
+        async def commit(self, *args):
+            if Flaky.failures > 0:
+                Flaky.failures -= 1
+                raise StoreUnavailable("database is locked")
+            return await super().commit(*args)
+
+    def make_station():
+        return Station(Flaky(app, game_id), frames(70, pace=0.01), lambda board: ScriptedTracker(
+            "xiangqi", board, script(OPENING)), exit_at_end=True)
+
+    report = asyncio.run(run_headless(app, make_station))
+    assert [text for text, _, _ in stored(app, game_id)] == OPENING
+    assert any("unreachable" in event["text"] for event in report.events)
+
+
+def test_a_referee_correction_resets_the_tracker_to_the_record(app, make_game):
+    game_id = make_game()
+    trackers = []
+
+    def correct(station, index):
+        if index == 40:  # after four moves the referee takes the fourth back
+            recorder = app.state.recorder
+            snapshot = recorder.correct(game_id, "takeback", reason="wrong move")
+            station._loop.call_soon_threadsafe(app.state.hub.publish, snapshot)
+
+    box = []
+
+    def make_station():
+        def make_tracker(board):
+            trackers.append(ScriptedTracker("xiangqi", board, script(OPENING[:4])))
+            return trackers[-1]
+
+        station = Station(EmbeddedTarget(app, game_id), frames(60, pace=0.01), make_tracker,
+                          on_frame=lambda index, ts: correct(box[0], index), exit_at_end=True)
+        box.append(station)
+        return station
+
+    report = asyncio.run(run_headless(app, make_station))
+    assert [text for text, _, _ in stored(app, game_id)] == OPENING[:3]
+    assert len(trackers[0].resets) == 1
+    assert any(event["kind"] == "referee" for event in report.events)
