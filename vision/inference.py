@@ -1,0 +1,388 @@
+"""Which legal move — or short legal sequence — best explains what the camera sees?
+
+The camera proposes, the rules engine disposes. Given the last legal position and per-point
+class probabilities, every legal move is scored by the log-likelihood of the observation
+against the position it produces (`appearance`: what the camera should see at each point);
+so is every legal sequence of two or three plies, for moves the camera missed. Occluded
+points carry no evidence. Sequences are never enumerated blindly: each ply may touch only
+points that changed (or that the camera cannot see), the pruning `games.commander.observe`
+uses for Commander Chess split turns.
+
+A `Verdict` says what to do: commit the best explanation when it beats the runner-up by a
+margin and leaves no point unexplained; otherwise report `ambiguous`, `illegal` (the points
+no legal result explains), or `occluded`.
+
+>>> import games, numpy as np
+>>> board = games.get("xiangqi").board()
+>>> after = board.copy(); after.push(games.get("xiangqi").parse_move(after, "h2e2"))
+>>> evidence = Evidence.exact("xiangqi", after)     # a perfect camera
+>>> verdict = decide(board, evidence)
+>>> verdict.status, [str(m) for m in verdict.moves]
+('commit', ['h2e2'])
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+import games
+from games import Board, Move, Point
+from vision.classes import EMPTY, OCCLUDED
+
+# A point may have changed when another class beats the expected one at all, or the expected
+# class is not even odds-on: moves are searched only among such points (and unseen ones).
+CHANGE_NATS = 0.0
+DOUBT_PROBABILITY = 0.5
+# A point is unexplained by a position when the observed class beats it by this many nats.
+RESIDUAL_NATS = 3.0
+# The best explanation must beat the runner-up by this many nats to be committed.
+COMMIT_MARGIN = 4.0
+# Each ply beyond the first is a small surprise: the camera usually sees every move.
+EXTRA_PLY_COST = 1.0
+# No probability is taken below this: one misread crop costs at most log(1/floor) nats.
+PROBABILITY_FLOOR = 1e-4
+# Enough hypotheses: a search this large means too much is unseen to decide anything.
+MAX_HYPOTHESES = 20000
+
+
+# ---------------------------------------------------------------------------- appearance
+def _commander_class(stack) -> str:
+    from games.commander.pieces import RED
+
+    top = stack[0]  # the carrier: `arrange` puts it first, and only it shows
+    return f"{'red' if top.color is RED else 'blue'}_{top.kind.name.lower()}"
+
+
+def local_appearance(game: str, board: Board) -> dict[Point, str]:
+    """What the camera should see at every point (the fallback for `vision.classes.appearance`).
+
+    >>> import games
+    >>> local_appearance("cotoan", games.get("cotoan").board())[Point(4, 1)]
+    'white_0'
+    """
+    geometry = games.get(game).geometry
+    out: dict[Point, str] = {}
+    for point in geometry.points():
+        piece = board.piece_at(point)
+        if not piece:
+            out[point] = EMPTY
+        elif game == "xiangqi":
+            out[point] = f"{'red' if piece.color is games.WHITE else 'black'}_{piece.kind.name.lower()}"
+        elif game == "cotoan":
+            out[point] = f"{'white' if piece.color is games.WHITE else 'black'}_{piece.value}"
+        elif game == "commander":
+            out[point] = _commander_class(piece)
+        else:
+            raise ValueError(f"no appearance for game {game!r}")
+    return out
+
+
+def appearance(game: str, board: Board) -> dict[Point, str]:
+    """`vision.classes.appearance` when it exists, else `local_appearance`."""
+    try:
+        from vision.classes import appearance as shared  # type: ignore[attr-defined]
+    except ImportError:
+        return local_appearance(game, board)
+    return shared(game, board)
+
+
+def game_classes(game: str) -> tuple[str, ...]:
+    """Every class a point can show in `game` (empty first, occluded excluded)."""
+    try:
+        from vision.classes import classes
+
+        return tuple(c for c in classes(game) if c != OCCLUDED)
+    except ValueError:
+        pass
+    if game == "cotoan":
+        return (EMPTY, *(f"{side}_{v}" for side in ("white", "black") for v in range(10)))
+    if game == "commander":
+        from games.commander.pieces import Kind
+
+        return (EMPTY, *(f"{side}_{k.name.lower()}" for side in ("red", "blue") for k in Kind))
+    raise ValueError(f"no recognition classes for game {game!r}")
+
+
+# ---------------------------------------------------------------------------- evidence
+@dataclass
+class Evidence:
+    """Per-point log-probabilities over a game's classes, and which points the camera sees."""
+
+    game: str
+    classes: tuple[str, ...]
+    points: list[Point]
+    logp: np.ndarray  # len(points) × len(classes)
+    seen: np.ndarray  # bool per point: False where occluded (no evidence)
+
+    @classmethod
+    def from_probabilities(cls, game: str, classes: Sequence[str], points: Sequence[Point],
+                           probabilities: np.ndarray, occluded: np.ndarray | None = None) -> Evidence:
+        """From class probabilities (rows over `classes`) as `vision.detector.Observation` holds them."""
+        wanted = game_classes(game)
+        index = {name: i for i, name in enumerate(classes)}
+        missing = [c for c in wanted if c not in index]
+        if missing:
+            raise ValueError(f"the observation lacks classes {missing}")
+        probs = np.asarray(probabilities, dtype=np.float64)[:, [index[c] for c in wanted]]
+        probs = np.clip(probs, PROBABILITY_FLOOR, None)
+        probs /= probs.sum(axis=1, keepdims=True)
+        order = {p: i for i, p in enumerate(points)}
+        geometry_points = list(games.get(game).geometry.points())
+        rows = [order[p] for p in geometry_points]
+        seen = np.ones(len(points), bool) if occluded is None else ~np.asarray(occluded, bool)
+        return cls(game, wanted, geometry_points, np.log(probs[rows]), seen[rows])
+
+    @classmethod
+    def from_observation(cls, observation) -> Evidence:
+        """From a `vision.detector.Observation`."""
+        return cls.from_probabilities(observation.game, observation.classes, observation.points,
+                                      observation.probabilities, observation.occluded)
+
+    @classmethod
+    def exact(cls, game: str, board: Board, confidence: float = 0.99) -> Evidence:
+        """What a near-perfect camera would report for `board` (for tests and examples)."""
+        wanted = game_classes(game)
+        view = appearance(game, board)
+        points = list(games.get(game).geometry.points())
+        probs = np.full((len(points), len(wanted)), (1 - confidence) / (len(wanted) - 1))
+        for i, p in enumerate(points):
+            probs[i, wanted.index(view[p])] = confidence
+        return cls.from_probabilities(game, wanted, points, probs)
+
+    def best_classes(self) -> list[str]:
+        return [self.classes[i] for i in np.argmax(self.logp, axis=1)]
+
+    def unseen_points(self) -> list[Point]:
+        return [p for p, s in zip(self.points, self.seen, strict=True) if not s]
+
+
+# ---------------------------------------------------------------------------- game rules
+class Rules:
+    """How inference talks to one game: views of positions and the moves worth trying."""
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+        self.variant = games.get(game)
+        self.points = list(self.variant.geometry.points())
+        self.classes = game_classes(game)
+        self._class_index = {c: i for i, c in enumerate(self.classes)}
+
+    def view(self, board: Board) -> np.ndarray:
+        """The class index the camera should see at every point."""
+        seen = appearance(self.game, board)
+        return np.array([self._class_index[seen[p]] for p in self.points], dtype=np.int16)
+
+    def candidate_moves(self, board: Board, allowed: frozenset[Point]) -> Iterator[Move]:
+        """Legal moves that change nothing outside `allowed` (a move always changes its two points)."""
+        for move in board.legal_moves:
+            if move.from_point in allowed and move.to_point in allowed:
+                yield move
+
+    def write(self, board: Board, move: Move) -> str:
+        return self.variant.notation().format(board, move)
+
+    def penalty_moves(self, board: Board) -> list[tuple[Move, np.ndarray]]:
+        """Penalty turns a referee may record after an illegal attempt, with the view of the attempt."""
+        return []
+
+
+class CommanderRules(Rules):
+    """Commander Chess: split turns are only generated where points changed; stacks hide
+    their passengers, so an own stack or carrier may change unseen."""
+
+    _CARRIERS = ("NAVY", "AIR_FORCE", "TANK", "ENGINEER", "HEADQUARTERS")
+
+    def candidate_moves(self, board, allowed):
+        from games.commander import terrain as tr
+
+        if board.result() is not None:
+            return
+        changed = {tr.from_point(p) for p in allowed}
+        hidden = set()
+        for square, stack in enumerate(board.squares):
+            if stack and stack[0].color is board.turn and (len(stack) > 1 or stack[0].kind.name in self._CARRIERS):
+                hidden.add(square)
+        touched = frozenset(changed | hidden)
+        for origin, stack in enumerate(board.squares):
+            if stack is None or stack[0].color is not board.turn:
+                continue
+            if origin in touched or any(_aligned(origin, c) for c in changed):
+                yield from board._turns_from(origin, touched=touched)
+
+    def penalty_moves(self, board):
+        from games.commander import rules as cr
+
+        if not board.referee or board.result() is not None:
+            return []
+        out = []
+        for turn in board.penalty_turns():
+            attempt = board.copy()
+            for action in turn.actions:
+                cr.apply_action(attempt.squares, action)
+            attempt._cache.clear()
+            out.append((turn, self.view(attempt)))
+        return out
+
+
+def _aligned(a: int, b: int) -> bool:
+    from games.commander import terrain as tr
+
+    dva, dha = tr.va_of(a) - tr.va_of(b), tr.ha_of(a) - tr.ha_of(b)
+    return dva == 0 or dha == 0 or abs(dva) == abs(dha)
+
+
+_RULES: dict[str, Rules] = {}
+
+
+def rules_for(game: str) -> Rules:
+    if game not in _RULES:
+        _RULES[game] = CommanderRules(game) if game == "commander" else Rules(game)
+    return _RULES[game]
+
+
+# ---------------------------------------------------------------------------- hypotheses
+@dataclass
+class Hypothesis:
+    moves: list[Move]
+    view: np.ndarray
+    score: float  # log-likelihood minus the extra-ply cost
+    fen: str
+
+
+@dataclass
+class Verdict:
+    """What the observation says about the game.
+
+    `status`: ``none`` (nothing changed), ``commit`` (`moves` explain it, clearly), ``ambiguous``
+    (`candidates` explain it about equally well), ``illegal`` (`points` that no legal result
+    explains), ``occluded`` (`points` hidden, nothing decided).
+    """
+
+    status: str
+    moves: list[Move] = field(default_factory=list)
+    candidates: list[Hypothesis] = field(default_factory=list)
+    points: list[Point] = field(default_factory=list)
+    margin: float = math.inf
+    changed: list[Point] = field(default_factory=list)
+    alternatives: list[list[Move]] = field(default_factory=list)
+    penalty: list[Move] = field(default_factory=list)
+
+
+def _score(evidence: Evidence, view: np.ndarray) -> float:
+    rows = np.flatnonzero(evidence.seen)
+    return float(evidence.logp[rows, view[rows]].sum())
+
+
+def residual(evidence: Evidence, view: np.ndarray) -> list[int]:
+    """Indices of seen points where the camera clearly sees something other than `view`."""
+    expected = evidence.logp[np.arange(len(view)), view]
+    gap = evidence.logp.max(axis=1) - expected
+    return [int(i) for i in np.flatnonzero((gap > RESIDUAL_NATS) & evidence.seen)]
+
+
+def changed_points(evidence: Evidence, view: np.ndarray) -> list[int]:
+    expected = evidence.logp[np.arange(len(view)), view]
+    gap = evidence.logp.max(axis=1) - expected
+    doubtful = (gap > CHANGE_NATS) | (expected < np.log(DOUBT_PROBABILITY))
+    return [int(i) for i in np.flatnonzero(doubtful & evidence.seen)]
+
+
+def hypotheses(board: Board, evidence: Evidence, max_plies: int = 3, rules: Rules | None = None) -> list[Hypothesis]:
+    """The null hypothesis (nothing moved) and every pruned legal sequence of 1..max_plies plies."""
+    rules = rules or rules_for(evidence.game)
+    start_view = rules.view(board)
+    out = [Hypothesis([], start_view, _score(evidence, start_view), board.fen())]
+    changed = changed_points(evidence, start_view)
+    if not changed:
+        return out
+    allowed = frozenset(evidence.points[i] for i in changed) | frozenset(evidence.unseen_points())
+    work = board.copy()
+    trail: list[Move] = []
+
+    def explore(depth: int) -> None:
+        for move in list(rules.candidate_moves(work, allowed)):
+            if len(out) >= MAX_HYPOTHESES:
+                return
+            work.push(move)
+            trail.append(move)
+            try:
+                view = rules.view(work)
+                cost = EXTRA_PLY_COST * (len(trail) - 1)
+                out.append(Hypothesis(list(trail), view, _score(evidence, view) - cost, work.fen()))
+                if depth + 1 < max_plies:
+                    explore(depth + 1)
+            finally:
+                trail.pop()
+                work.pop()
+
+    explore(0)
+    return out
+
+
+def _common_prefix(sequences: list[list[Move]]) -> list[Move]:
+    if not sequences:
+        return []
+    prefix = list(sequences[0])
+    for moves in sequences[1:]:
+        n = 0
+        while n < min(len(prefix), len(moves)) and prefix[n] == moves[n]:
+            n += 1
+        prefix = prefix[:n]
+    return prefix
+
+
+def decide(board: Board, evidence: Evidence, *, max_plies: int = 3, margin: float = COMMIT_MARGIN,
+           rules: Rules | None = None) -> Verdict:
+    """Judge one (smoothed) observation against the last legal position `board`."""
+    rules = rules or rules_for(evidence.game)
+    found = hypotheses(board, evidence, max_plies, rules)
+    null = found[0]
+    changed = [evidence.points[i] for i in changed_points(evidence, null.view)]
+    unseen = evidence.unseen_points()
+    if len(found) >= MAX_HYPOTHESES:
+        return Verdict("occluded", points=unseen, changed=changed)
+    # One group per distinct view: the camera cannot tell apart sequences that look the same.
+    groups: dict[bytes, list[Hypothesis]] = {}
+    for hyp in found:
+        groups.setdefault(hyp.view.tobytes(), []).append(hyp)
+    ranked = sorted(groups.values(), key=lambda g: -max(h.score for h in g))
+    for group in ranked:
+        group.sort(key=lambda h: (-h.score, len(h.moves)))
+    best = ranked[0]
+    top = best[0]
+    runner_score = ranked[1][0].score if len(ranked) > 1 else -math.inf
+    gap = top.score - runner_score
+    clean = not residual(evidence, top.view)
+    if clean and not top.moves:
+        return Verdict("none", changed=changed, margin=gap)
+    if clean and gap >= margin:
+        same_position = {h.fen for h in best if len(h.moves) == len(top.moves)}
+        if len(same_position) == 1:
+            others = [h.moves for h in best[1:] if len(h.moves) == len(top.moves)]
+            return Verdict("commit", moves=top.moves, candidates=[top], margin=gap, changed=changed,
+                           alternatives=others)
+        return Verdict("ambiguous", candidates=[h for h in best if len(h.moves) == len(top.moves)][:6],
+                       margin=0.0, changed=changed)
+    if clean:
+        candidates = [g[0] for g in ranked if g[0].score >= top.score - margin and g[0].moves][:6]
+        prefix = _common_prefix([c.moves for c in candidates])
+        if prefix and len(candidates) == len([g for g in ranked if g[0].score >= top.score - margin]):
+            # Every close explanation starts with the same moves: those are certain even if
+            # the rest is not yet (the next look decides it).
+            return Verdict("commit", moves=prefix, candidates=candidates, margin=top.score - null.score,
+                           changed=changed)
+        if unseen:
+            return Verdict("occluded", points=unseen, candidates=candidates, margin=gap, changed=changed)
+        return Verdict("ambiguous", candidates=candidates, margin=gap, changed=changed)
+    if unseen:
+        return Verdict("occluded", points=unseen, changed=changed)
+    # No clean explanation: report the points that differ from the closest legal result,
+    # preferring the last legal position itself (what changed since the record's last move).
+    closest = min(found, key=lambda h: (len(residual(evidence, h.view)), len(h.moves), -h.score))
+    points = [evidence.points[i] for i in residual(evidence, closest.view)]
+    penalty = [turn for turn, view in rules.penalty_moves(board) if not residual(evidence, view)]
+    return Verdict("illegal", points=points, changed=changed, penalty=penalty[:1])

@@ -1,0 +1,392 @@
+"""From a stream of frames to events: a hand gate, smoothing, and the rules engine's verdict.
+
+`MoveTracker` is what the station and `banco record` drive::
+
+    tracker = MoveTracker(game, board, detector, calibration, commit_on_press=False)
+    events = tracker.feed(frame, timestamp)   # list of vision.events
+    events = tracker.press(timestamp)         # a clock press: commit now if the board is stable
+    tracker.reset(board)                      # the record changed (referee): track from here
+
+Per frame it only warps a small grey image of the board area (the sheet, markers included:
+a little larger than the playing grid) and compares it with the previous one: motion means
+a hand. The classifier runs only once the area has been still for the stability window,
+and only on points whose crop changed since the last stable view (plus a full check now and
+then while nothing moves). The probabilities of the still frames of the window are averaged
+per point (in log space) before `vision.inference.decide` judges them against the last
+legal position. A move is committed at the end of the stability window, or — with a clock
+(`commit_on_press=True`) — at the press that follows it (FIDE 6.7: the press completes it).
+
+The tracker keeps its own copy of the board and advances it on every `MoveCommitted`; the
+receiver pushes the same moves to the record. It never pushes anything elsewhere.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+import games
+from calibration import Calibration
+from games import Board, Point
+from vision import events as ev
+from vision import inference as inf
+
+log = logging.getLogger(__name__)
+
+# Stability window: the board area must be still this long after the last motion.
+STABILITY_S = 0.3
+# Frame differencing on the small grey view: a pixel moved when it changed by this much…
+MOTION_LEVEL = 22
+# …and a hand is there when this fraction of the area moved.
+MOTION_FRACTION = 0.004
+GATE_WIDTH = 160
+# A point's crop changed (since the last stable view) when its centre differs by this much.
+CROP_CHANGE_LEVEL = 10.0
+# While nothing moves, every point is classified again this often.
+FULL_CHECK_S = 5.0
+# Before the game starts, the whole board is read this often.
+START_CHECK_S = 0.5
+
+
+@dataclass
+class _Settle:
+    """Evidence gathered over the still frames of one stability window."""
+
+    sums: dict[int, np.ndarray] = field(default_factory=dict)
+    counts: dict[int, int] = field(default_factory=dict)
+    occluded: set[int] = field(default_factory=set)
+
+
+class MoveTracker:
+    """Watches one calibrated board and proposes the moves the rules engine accepts.
+
+    `detector` is a `vision.detector.Detector` (or anything with `extractor` and `classifier`
+    like it; an object with only `observe(frame)` works too, classifying every point). `board`
+    is the last legal position; before the first move the tracker waits until it recognises
+    the start position (`StartFound`) unless `wait_for_start=False`.
+    """
+
+    def __init__(self, game: str, board: Board, detector, calibration: Calibration, *,
+                 commit_on_press: bool = False, stability_s: float = STABILITY_S,
+                 wait_for_start: bool = True, max_plies: int = 3) -> None:
+        self.game = game
+        self.variant = games.get(game)
+        self.board = board.copy()
+        self.detector = detector
+        self.calibration = calibration
+        self.commit_on_press = commit_on_press
+        self.stability_s = stability_s
+        self.max_plies = max_plies
+        self.rules = inf.rules_for(game)
+        self.points = list(self.variant.geometry.points())
+        self.started = not wait_for_start
+        self._classes = inf.game_classes(game)
+        self._n = len(self.points)
+        # Latest per-point log-probabilities, in `self._classes` order and `self.points` order.
+        self._logp: np.ndarray | None = None
+        self._occluded = np.zeros(self._n, bool)
+        self._reference: np.ndarray | None = None  # per-point crop centres at the last stable view
+        self._pending_centres: np.ndarray | None = None
+        self._gate_prev: np.ndarray | None = None
+        self._gate_matrix = self._make_gate(calibration)
+        self.hand = False
+        self.last_motion = -1e9
+        self._settled = True
+        self._settle = _Settle()
+        self._last_full = -1e9
+        self._last_signature: tuple | None = None
+        self._press_pending = False
+        self._pending_penalty: list = []
+        self.frames = 0
+        self.classified_crops = 0
+        self._fast = hasattr(detector, "extractor") and hasattr(detector, "classifier")
+        if self._fast:
+            order = {p: i for i, p in enumerate(detector.extractor.points)}
+            self._crop_rows = [order[p] for p in self.points]
+
+    # ------------------------------------------------------------------ public API
+    def feed(self, frame: np.ndarray, timestamp: float) -> list[ev.Event]:
+        """Process one frame; returns the events it caused (often none)."""
+        self.frames += 1
+        out: list[ev.Event] = []
+        moving = self._motion(frame)
+        if moving:
+            self.last_motion = timestamp
+            if not self.hand:
+                self.hand = True
+                out.append(ev.HandOn(timestamp))
+            self._settled = False
+            self._settle = _Settle()
+            return out
+        still_for = timestamp - self.last_motion
+        if not self.started:
+            if timestamp - self._last_full >= START_CHECK_S and still_for >= self.stability_s / 2:
+                self._last_full = timestamp
+                out.extend(self._look_for_start(frame, timestamp))
+            return out
+        if not self._settled:
+            if still_for >= self.stability_s / 3:
+                self._gather(frame)
+            if still_for >= self.stability_s:
+                if self.hand:
+                    self.hand = False
+                    out.append(ev.HandOff(timestamp))
+                out.extend(self._conclude(frame, timestamp))
+            return out
+        if timestamp - self._last_full >= FULL_CHECK_S:
+            self._last_full = timestamp
+            self._gather(frame, everything=True)
+            out.extend(self._conclude(frame, timestamp))
+        return out
+
+    def press(self, timestamp: float) -> list[ev.Event]:
+        """A clock press: the player says the move is complete. Commit now if the board is still."""
+        if not self.commit_on_press or not self.started:
+            return []
+        if self.hand or not self._settled:
+            self._press_pending = True
+            return []
+        return self._judge(timestamp, allow_commit=True)
+
+    def reset(self, board: Board) -> None:
+        """The record changed outside the camera (a referee's correction): track from `board`."""
+        self.board = board.copy()
+        self.started = True
+        self._last_signature = None
+        self._pending_penalty = []
+        self._press_pending = False
+
+    # ------------------------------------------------------------------ gate
+    def _make_gate(self, calibration: Calibration) -> np.ndarray:
+        w_mm, h_mm = calibration.layout.sheet_size_mm
+        scale = GATE_WIDTH / w_mm
+        self._gate_size = (GATE_WIDTH, max(8, round(h_mm * scale)))
+        return np.diag([scale, scale, 1.0]) @ np.linalg.inv(calibration.homography)
+
+    def _motion(self, frame: np.ndarray) -> bool:
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+        small = cv2.warpPerspective(grey, self._gate_matrix, self._gate_size, flags=cv2.INTER_AREA,
+                                    borderMode=cv2.BORDER_REPLICATE)
+        small = cv2.GaussianBlur(small, (3, 3), 0)
+        previous, self._gate_prev = self._gate_prev, small
+        if previous is None:
+            return False
+        moved = cv2.absdiff(small, previous) > MOTION_LEVEL
+        return float(np.count_nonzero(moved)) > MOTION_FRACTION * moved.size
+
+    # ------------------------------------------------------------------ reading points
+    def _crops(self, frame: np.ndarray) -> np.ndarray:
+        crops = self.detector.extractor.extract(frame).images
+        return crops[self._crop_rows]
+
+    @staticmethod
+    def _centres(crops: np.ndarray) -> np.ndarray:
+        size = crops.shape[1]
+        lo, hi = size // 4, size - size // 4
+        return crops[:, lo:hi, lo:hi].astype(np.int16)
+
+    def _classify(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Log-probabilities (rows over `self._classes`) and occlusion for a batch of crops."""
+        c = self.detector.classifier
+        raw = c(crops)
+        self.classified_crops += len(crops)
+        occluded = raw[:, c.occluded_index] >= 0.5 if c.occluded_index is not None else np.zeros(len(raw), bool)
+        names = list(c.classes)
+        probs = raw[:, c.order]
+        probs = probs[:, [names.index(k) for k in self._classes]]
+        return _log_rows(probs), occluded
+
+    def _read_all(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        if self._fast:
+            crops = self._crops(frame)
+            logp, occluded = self._classify(crops)
+            return logp, occluded, self._centres(crops)
+        observation = self.detector.observe(frame)
+        evidence = inf.Evidence.from_observation(observation)
+        self.classified_crops += len(evidence.points)
+        return evidence.logp, ~evidence.seen, None
+
+    def _gather(self, frame: np.ndarray, everything: bool = False) -> None:
+        """Classify the points worth reading on this still frame and add them to the window."""
+        settle = self._settle
+        if not self._fast or self._logp is None:
+            logp, occluded, centres = self._read_all(frame)
+            rows = np.arange(self._n)
+        else:
+            crops = self._crops(frame)
+            centres = self._centres(crops)
+            if everything or self._reference is None:
+                rows = np.arange(self._n)
+            else:
+                diff = np.abs(centres - self._reference).mean(axis=(1, 2, 3))
+                rows = np.flatnonzero((diff > CROP_CHANGE_LEVEL) | self._occluded)
+                rows = np.union1d(rows, np.array(sorted(settle.sums), dtype=int)).astype(int)
+            if len(rows):
+                logp, occluded = self._classify(crops[rows])
+            else:
+                logp, occluded = np.zeros((0, len(self._classes))), np.zeros(0, bool)
+        for k, row in enumerate(rows):
+            row = int(row)
+            if occluded[k]:
+                settle.occluded.add(row)
+                continue
+            settle.sums[row] = settle.sums.get(row, 0) + logp[k]
+            settle.counts[row] = settle.counts.get(row, 0) + 1
+        if centres is not None:
+            self._pending_centres = centres
+
+    def _commit_window(self) -> None:
+        """Fold the window's averages into the per-point store."""
+        settle = self._settle
+        if self._logp is None:
+            self._logp = np.full((self._n, len(self._classes)), -np.log(len(self._classes)))
+        for row, total in settle.sums.items():
+            mean = total / settle.counts[row]
+            self._logp[row] = mean - np.logaddexp.reduce(mean)
+        self._occluded[:] = False
+        for row in settle.occluded:
+            if row not in settle.sums:
+                self._occluded[row] = True
+        if self._pending_centres is not None:
+            self._reference = self._pending_centres
+            self._pending_centres = None
+        self._settle = _Settle()
+
+    def evidence(self) -> inf.Evidence:
+        """The current per-point evidence (the store after the last window)."""
+        assert self._logp is not None
+        return inf.Evidence(self.game, self._classes, self.points, self._logp.copy(), ~self._occluded)
+
+    # ------------------------------------------------------------------ decisions
+    def _conclude(self, frame: np.ndarray, timestamp: float) -> list[ev.Event]:
+        self._commit_window()
+        self._settled = True
+        allow = not self.commit_on_press or self._press_pending
+        self._press_pending = False
+        return self._judge(timestamp, allow_commit=allow)
+
+    def _judge(self, timestamp: float, allow_commit: bool) -> list[ev.Event]:
+        if self._logp is None or self.board.outcome() is not None:
+            return []
+        verdict = inf.decide(self.board, self.evidence(), max_plies=self.max_plies, rules=self.rules)
+        if verdict.status == "none":
+            self._last_signature = None
+            if self._pending_penalty:
+                turn = self._pending_penalty
+                self._pending_penalty = []
+                return [self._commit(turn, timestamp, {"penalty": True})]
+            return []
+        if verdict.status == "commit":
+            if not allow_commit:
+                return []
+            return [self._commit(verdict.moves, timestamp, {
+                "margin": round(verdict.margin, 2), "changed": [list(p) for p in verdict.changed],
+                "hand_left": self.last_motion,
+                "alternatives": [[str(m) for m in alt] for alt in verdict.alternatives]})]
+        signature = (verdict.status, tuple(verdict.points), tuple(tuple(map(str, c.moves)) for c in verdict.candidates))
+        if signature == self._last_signature:
+            return []
+        self._last_signature = signature
+        if verdict.status == "illegal":
+            self._pending_penalty = list(verdict.penalty)
+            reason = "matches a penalty turn ($)" if verdict.penalty else "no legal move explains these points"
+            return [ev.Illegal(verdict.points, timestamp, reason, list(verdict.penalty))]
+        if verdict.status == "occluded":
+            return [ev.Occluded(verdict.points, timestamp)]
+        return [ev.Ambiguous([c.moves for c in verdict.candidates], [c.score for c in verdict.candidates],
+                             timestamp, [self._write(c.moves) for c in verdict.candidates])]
+
+    def _write(self, moves) -> list[str]:
+        board = self.board.copy()
+        out = []
+        for move in moves:
+            out.append(self.rules.write(board, move))
+            board.push(move)
+        return out
+
+    def _commit(self, moves, timestamp: float, evidence: dict) -> ev.MoveCommitted:
+        san = self._write(moves)
+        for move in moves:
+            self.board.push(move)
+        self._last_signature = None
+        log.info("committed %s at %.3f", " ".join(san), timestamp)
+        return ev.MoveCommitted(list(moves), san, timestamp, evidence)
+
+    # ------------------------------------------------------------------ start
+    def _look_for_start(self, frame: np.ndarray, timestamp: float) -> list[ev.Event]:
+        self._settle = _Settle()
+        self._gather(frame, everything=True)
+        self._commit_window()
+        evidence = self.evidence()
+        if evidence.seen.mean() < 0.9:
+            return []
+        if not inf.residual(evidence, self.rules.view(self.board)):
+            self._start(timestamp)
+            return [ev.StartFound(self.board.fen(), timestamp)]
+        if self.game == "commander" and not self.board.move_stack:
+            fen = read_deployment(evidence, self.board)
+            if fen is not None:
+                self.board = self.variant.board(fen)
+                self._start(timestamp)
+                return [ev.StartFound(fen, timestamp)]
+        return []
+
+    def _start(self, timestamp: float) -> None:
+        self.started = True
+        self._settled = True
+        self._last_full = timestamp
+
+
+def _log_rows(probs: np.ndarray) -> np.ndarray:
+    probs = np.clip(np.asarray(probs, dtype=np.float64), inf.PROBABILITY_FLOOR, None)
+    probs /= probs.sum(axis=1, keepdims=True)
+    return np.log(probs)
+
+
+def read_deployment(evidence: inf.Evidence, template: Board) -> str | None:
+    """A legal Commander Chess custom deployment (§3.3) read from the camera, or None.
+
+    Each point shows its top piece; a commander may hide inside its HQ, so when one is not
+    seen it is tried inside each HQ of its side: the deployment counts only if exactly one
+    reading is legal.
+    """
+    from games.commander.pieces import BLUE, RED, Kind, Piece
+    from games.commander.setups import SetupError, validate_setup
+
+    names = evidence.best_classes()
+    placement: dict[Point, list[Piece]] = {}
+    for point, name, seen in zip(evidence.points, names, evidence.seen, strict=True):
+        if not seen:
+            return None
+        if name == "empty":
+            continue
+        side, kind = name.split("_", 1)
+        placement[point] = [Piece(Kind[kind.upper()], RED if side == "red" else BLUE)]
+    options = [placement]
+    for color in (RED, BLUE):
+        if any(stack[0].kind is Kind.COMMANDER and stack[0].color is color for stack in placement.values()):
+            continue
+        hqs = [p for p, s in placement.items() if s[0].kind is Kind.HEADQUARTERS and s[0].color is color]
+        widened = []
+        for option in options:
+            for hq in hqs:
+                copy = {p: list(s) for p, s in option.items()}
+                copy[hq].append(Piece(Kind.COMMANDER, color))
+                widened.append(copy)
+        options = widened
+    legal = []
+    for option in options:
+        board = template.copy()
+        board.squares = [None] * len(board.squares)
+        try:
+            for point, pieces in option.items():
+                board.set_stack_at(point, pieces)
+            fen = board.fen()
+            validate_setup(fen)
+        except (SetupError, ValueError):
+            continue
+        legal.append(fen)
+    return legal[0] if len(legal) == 1 else None
