@@ -113,17 +113,23 @@ def convert(
 
 
 @app.command()
-def demo(
+def replay(
     game: GameOption = "xiangqi",
     delay: Annotated[float, typer.Option(help="seconds between moves")] = 0.3,
 ) -> None:
     """Replay a bundled sample game in the terminal."""
-    from banco.replay import replay
+    from banco.replay import replay as replay_game
 
     try:
-        replay(game, delay)
+        replay_game(game, delay)
     except BancoError as error:
         fail(str(error))
+
+
+from banco.watch import demo, watch  # noqa: E402  (the station commands live in their own module)
+
+app.command()(watch)
+app.command()(demo)
 
 
 @app.command("print-board")

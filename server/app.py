@@ -71,7 +71,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                              "errors": jsonable(error.errors())}, status_code=422)
 
     from server.api import boards, events, games_routes, live_routes, moves, pages, players, rounds, tournaments
-
     from server.station import routes as station_routes
 
     for module in (events, rounds, boards, players, games_routes, moves, live_routes, tournaments, pages,

@@ -1,4 +1,4 @@
-"""`banco convert`, `banco moves --notation` and `banco demo` for Cờ Tướng (in-process)."""
+"""`banco convert`, `banco moves --notation` and `banco replay` for Cờ Tướng (in-process)."""
 
 import itertools
 
@@ -71,8 +71,8 @@ def test_moves_in_every_notation(notation):
     assert expected[notation] in lines
 
 
-def test_demo_replays_the_sample_game():
-    code, output = banco("demo", "--delay", "0")
+def test_replay_replays_the_sample_game():
+    code, output = banco("replay", "--delay", "0")
     assert code == 0, output
     assert "1. Trắng: Phe2  (P2-5)" in output
     assert output.splitlines()[-1] == "Result: 1-0 (checkmate)"

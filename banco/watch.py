@@ -1,0 +1,201 @@
+"""`banco watch` (a camera on a real board) and `banco demo` (the same station on a rendered game).
+
+`banco watch` runs one station: the camera (an index, a video file or a stream URL), the
+board's calibration (a profile from `banco calibrate`, else the printed board's markers on
+the first frame), an optional banco clock and LED board (a serial port, ``socket://`` URL, or
+``sim``; a WLED strip with ``wled:TARGET``), and the record: without ``--server`` the pages
+are served by this same process (SQLite file, http://127.0.0.1:8000), with ``--server URL
+--station-key KEY --game-id N`` the moves go to that server's record.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+import games
+from games.base import BancoError
+
+GameOption = Annotated[str, typer.Option("--game", "-g", help="xiangqi, commander or cotoan")]
+
+
+def _fail(message: str) -> None:
+    typer.echo(f"banco: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def camera_spec(text: str) -> int | str:
+    """``0`` is a camera index; anything else a file or URL (a missing file is an error)."""
+    if text.isdigit():
+        return int(text)
+    if "://" not in text and not Path(text).exists():
+        raise BancoError(f"--camera {text!r}: no such file, and not a camera index or URL")
+    return text
+
+
+def frames_of(spec: int | str) -> Iterator[Any]:
+    """The frames of a camera, file or stream (`vision.capture.FrameSource` when present)."""
+    try:
+        from vision.capture import FrameSource
+    except ImportError:
+        FrameSource = None  # noqa: N806
+    if FrameSource is not None:
+        yield from FrameSource(spec)
+        return
+    import time
+
+    import cv2
+
+    capture = cv2.VideoCapture(spec)
+    if not capture.isOpened():
+        raise BancoError(f"cannot open the camera or video {spec!r}")
+    fps = capture.get(cv2.CAP_PROP_FPS) or 15.0
+    live = isinstance(spec, int) or "://" in str(spec)
+    index = 0
+    try:
+        while True:
+            ok, frame = capture.read()
+            if not ok:
+                return
+            yield frame, (time.monotonic() if live else index / fps)
+            index += 1
+    finally:
+        capture.release()
+
+
+def _calibration(variant, calibration_file: Path | None, spec: int | str):
+    from calibration import BoardLayout
+    from calibration.markers import calibrate_from_markers
+    from calibration.profile import load
+
+    if calibration_file is not None:
+        calibration = load(calibration_file)
+        if calibration.layout.geometry.name != variant.name:
+            raise BancoError(f"{calibration_file} calibrates a {calibration.layout.geometry.name} board, "
+                             f"not {variant.name}")
+        return calibration
+    for item in frames_of(spec):
+        if isinstance(item, tuple):
+            try:
+                return calibrate_from_markers(BoardLayout.for_game(variant), item[0])
+            except ValueError as error:
+                raise BancoError(f"{error}; calibrate first (banco calibrate) and give --calibration") from None
+    raise BancoError(f"the camera {spec!r} gave no frame to calibrate from")
+
+
+def watch(
+    game: GameOption = "xiangqi",
+    camera: Annotated[str, typer.Option("--camera", "-c", help="camera index (0), video file or stream URL")] = "0",
+    calibration: Annotated[Path | None, typer.Option("--calibration", help="a profile from banco calibrate")] = None,
+    time_control: Annotated[str | None, typer.Option(
+        "--time", help="time control: 15+10, 30+10, 15+0, 30+0 (Commander: 15 battle, 30 total war)")] = None,
+    clock: Annotated[str | None, typer.Option("--clock", help="banco clock: serial port, socket:// URL or sim")] = None,
+    leds: Annotated[str | None, typer.Option(
+        "--leds", help="LED board: serial port, socket:// URL, sim, or wled:udp://HOST / wled:/dev/ttyUSB0")] = None,
+    server: Annotated[str | None, typer.Option("--server", help="record on this banco server instead")] = None,
+    station_key: Annotated[str | None, typer.Option("--station-key", help="the board's key (with --server)")] = None,
+    game_id: Annotated[int | None, typer.Option("--game-id", help="the game on the server (with --server)")] = None,
+    white: Annotated[str, typer.Option(help="Red/White player's name")] = "",
+    black: Annotated[str, typer.Option(help="Black/Blue player's name")] = "",
+    host: Annotated[str, typer.Option(help="embedded server: address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="embedded server: port")] = 8000,
+    database: Annotated[str | None, typer.Option(help="embedded server: SQLAlchemy URL (default: SQLite file)")]
+    = None,
+) -> None:
+    """Watch a real board: the camera's moves recorded live, with clock and LEDs when present."""
+    from hardware.clock import TimeControl
+    from server.station.orchestrator import Station
+    from vision.detector import Detector
+    from vision.tracker import MoveTracker
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
+    try:
+        variant = games.get(game)
+        control = TimeControl.parse(time_control) if time_control else None
+        if server and not (station_key and game_id):
+            raise BancoError("--server needs --station-key KEY and --game-id N (the referee gives both)")
+        if (station_key or game_id) and not server:
+            raise BancoError("--station-key and --game-id go with --server URL")
+        spec = camera_spec(camera)
+        cal = _calibration(variant, calibration, spec)
+        detector = Detector(variant.name, cal)
+    except ValueError as error:
+        _fail(str(error))
+
+    def make_station(target, resumed: bool):
+        def make_tracker(board):
+            return MoveTracker(variant.name, board, detector, cal, wait_for_start=not resumed)
+
+        return Station(target, frames_of(spec), make_tracker, clock=clock, leds=leds, time_control=control,
+                       name=f"watch-{variant.name}")
+
+    if server:
+        from server.station.target import RemoteTarget
+
+        async def remote() -> None:
+            target = RemoteTarget(server, station_key, game_id)
+            try:
+                snapshot = await target.snapshot()
+                if snapshot["variant"] != variant.name:
+                    raise BancoError(f"game {game_id} on {server} is {snapshot['variant']}, not {variant.name}")
+                typer.echo(f"recording game {game_id} on {server}/games/{game_id}")
+                await make_station(target, snapshot["ply"] > 0).run()
+            finally:
+                await target.close()
+
+        try:
+            asyncio.run(remote())
+        except KeyboardInterrupt:
+            pass
+        except ValueError as error:
+            _fail(str(error))
+        return
+
+    from server.app import create_app
+    from server.config import Settings
+    from server.station.embedded import free_port, open_game, serve_with_station
+    from server.station.target import EmbeddedTarget
+
+    try:
+        settings = Settings.from_env(database_url=database)
+        app = create_app(settings)
+        new_id, _key = open_game(app.state.recorder, variant.name, white=white, black=black, control=control)
+        port = free_port(host, port)
+    except (ValueError, OSError) as error:
+        _fail(str(error))
+
+    def ready(url: str) -> None:
+        typer.echo(f"referee console: {url}/console/{new_id}  (token {settings.referee_token})")
+        typer.echo(f"live page: {url}/games/{new_id}")
+
+    try:
+        asyncio.run(serve_with_station(app, lambda: make_station(EmbeddedTarget(app, new_id), False),
+                                       host=host, port=port, on_ready=ready))
+    except KeyboardInterrupt:
+        pass
+
+
+def demo(
+    game: GameOption = "xiangqi",
+    speed: Annotated[float, typer.Option(help="video speed: 1 is real time, 0 as fast as possible")] = 1.0,
+    plies: Annotated[int | None, typer.Option(help="only the first PLIES plies of the game")] = None,
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port (the next free one if taken)")] = 8000,
+) -> None:
+    """A station on a rendered video of a real game, with the simulated clock and LED board,
+    and the live page (its URL is printed). The first run renders the video (a minute or two)."""
+    from banco.demo import main
+
+    if speed < 0:
+        _fail(f"--speed {speed} is negative")
+    if plies is not None and plies < 1:
+        _fail(f"--plies {plies} must be at least 1")
+    try:
+        main(game, speed, host, port, plies, echo=typer.echo)
+    except ValueError as error:
+        _fail(str(error))
