@@ -47,6 +47,7 @@ PRESS_GRACE_WALL_S = 0.5   # and at least this much real time (a press crosses a
 TICK_S = 0.1               # stream seconds between the camera thread's ticks
 RETRY_S = 1.0              # between attempts to store what the record could not take
 STATUS_S = 0.2             # at most this often a status report
+STATUS_IDLE_S = 1.0        # and at least this often while frames come
 RECENT = 12                # station events kept in the status
 
 
@@ -319,7 +320,11 @@ class Station:
         elif kind == "StartFound":
             self._note("camera", f"start position found: {getattr(event, 'fen', '')}", quiet=True)
         elif isinstance(event, Tick):
-            self.camera = "watching" if self.camera in ("starting", "ended") else self.camera
+            if self.camera in ("starting", "ended"):
+                self.camera = "watching"
+                self._status_dirty = True
+            if time.monotonic() >= self._status_due + STATUS_IDLE_S:
+                self._status_dirty = True  # frames and clock readings move on: refresh now and then
             await self._tick(event.timestamp)
         elif isinstance(event, ClockPress):
             await self._pressed(event)
