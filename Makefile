@@ -16,7 +16,7 @@ install: $(STAMP)
 
 test: $(STAMP)
 	.ci/apt-packages.sh chromium chromium-driver postgresql redis-server \
-		fonts-arphic-ukai fonts-arphic-uming fonts-wqy-zenhei
+		fonts-arphic-ukai fonts-arphic-uming fonts-wqy-zenhei fonts-dejavu-core fonts-dejavu-extra fonts-liberation
 	$(BIN)/ruff check .
 	BANCO_TEST_POSTGRES_URL="$$(.ci/postgres.sh)" $(BIN)/python -m pytest -q -n 2 --dist loadfile
 

@@ -21,8 +21,10 @@ MODEL_YAML = "yolo11n-cls.yaml"
 
 def train_classifier(data: Path, out: Path, epochs: int = 10, imgsz: int = 64, batch: int = 128,
                      workers: int = 2, seed: int = 0, fraction: float = 1.0, name: str = "points",
-                     **overrides) -> Path:
-    """Train from scratch on `data/{train,val}/<class>/` and write `out` (an .onnx file)."""
+                     hours: float | None = None, **overrides) -> Path:
+    """Train from scratch on `data/{train,val}/<class>/` and write `out` (an .onnx file).
+
+    `hours` bounds the training's wall time (ultralytics then fits the epochs to it)."""
     os.environ.setdefault("YOLO_OFFLINE", "true")
     os.environ.setdefault("YOLO_VERBOSE", "false")
     from ultralytics import YOLO
@@ -30,6 +32,8 @@ def train_classifier(data: Path, out: Path, epochs: int = 10, imgsz: int = 64, b
     model = YOLO(MODEL_YAML)
     run_dir = out.parent / f".runs-{name}"
     settings = dict(optimizer="AdamW", lr0=0.002, warmup_epochs=1.0, cos_lr=True) | overrides
+    if hours:
+        settings["time"] = hours
     model.train(data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers, device="cpu",
                 pretrained=False, amp=False, plots=False, seed=seed, deterministic=True, fraction=fraction,
                 project=str(run_dir), name="train", exist_ok=True, verbose=False, cache="ram",
@@ -42,3 +46,24 @@ def train_classifier(data: Path, out: Path, epochs: int = 10, imgsz: int = 64, b
     out.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(exported, out)
     return out
+
+
+def main() -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Train a point classifier on a crop dataset and export it to ONNX.")
+    parser.add_argument("--data", type=Path, required=True)
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--epochs", type=int, default=15)
+    parser.add_argument("--hours", type=float, default=None, help="wall-time bound; overrides --epochs")
+    parser.add_argument("--batch", type=int, default=128)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--name", default="points")
+    args = parser.parse_args()
+    print(train_classifier(args.data, args.out, epochs=args.epochs, batch=args.batch, workers=args.workers,
+                           seed=args.seed, name=args.name, hours=args.hours))
+
+
+if __name__ == "__main__":
+    main()

@@ -89,10 +89,20 @@ def write_pairs(pairs, folder: Path, start: int = 0) -> Counter:
     return counts
 
 
+# Share of empty points kept per scene: most points are empty, and a few per scene suffice.
+# Xiangqi keeps the first model's share; the sparser Commander and Cờ Toán boards keep fewer.
+EMPTY_KEEP = {"xiangqi": 0.3, "commander": 0.15, "cotoan": 0.15}
+
+
 def build(game: str, out: Path, scenes: int, seed: int, real: Path | None = None,
-          val_fraction: float = 0.1, progress=None) -> dict[str, Counter]:
-    """Render `scenes` scenes (and the real crops, if given) into `out/train` and `out/val`."""
+          val_fraction: float = 0.1, progress=None, empty_keep: float | None = None) -> dict[str, Counter]:
+    """Render `scenes` scenes (and the real crops, if given) into `out/train` and `out/val`.
+
+    Every game with recognition classes (`vision.classes`) can be built; whole scenes go to
+    one side of the split, so no photo feeds both training and validation.
+    """
     rng = random.Random(seed)
+    keep = EMPTY_KEEP.get(game, 0.3) if empty_keep is None else empty_keep
     for name in classes(game):
         (out / "train" / name).mkdir(parents=True, exist_ok=True)
         (out / "val" / name).mkdir(parents=True, exist_ok=True)
@@ -100,7 +110,7 @@ def build(game: str, out: Path, scenes: int, seed: int, real: Path | None = None
     backgrounds: list[np.ndarray] = []
     index = 0
     for number in range(scenes):
-        pairs = scene_crops(game, rng)
+        pairs = scene_crops(game, rng, empty_keep=keep)
         backgrounds.extend(image for image, label in pairs if label == EMPTY)
         backgrounds = backgrounds[-500:]
         split = "val" if number % int(1 / val_fraction) == 0 else "train"
@@ -117,3 +127,29 @@ def build(game: str, out: Path, scenes: int, seed: int, real: Path | None = None
 
 def crop_size() -> int:
     return CROP_SIZE
+
+
+def main() -> None:
+    import argparse
+    import time
+
+    parser = argparse.ArgumentParser(description="Render a point-crop dataset for one game.")
+    parser.add_argument("--game", required=True)
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--scenes", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--real", type=Path, default=None, help="real crops folder with train/<class>/ (Xiangqi)")
+    args = parser.parse_args()
+    started = time.time()
+
+    def report(done: int, total: int) -> None:
+        if done % 50 == 0 or done == total:
+            print(f"{done}/{total} scenes, {time.time() - started:.0f} s", flush=True)
+
+    counts = build(args.game, args.out, args.scenes, args.seed, args.real, progress=report)
+    for split, counter in counts.items():
+        print(split, sum(counter.values()), dict(sorted(counter.items())))
+
+
+if __name__ == "__main__":
+    main()

@@ -2,14 +2,18 @@
 
 A scene is a board style, a position, a camera, light and hands. `render_scene` returns the
 photo, the true calibration (sheet → image) and the true class of every point, so crops
-and labels come out of the same code path the station uses (`vision.crops`).
+and labels come out of the same code path the station uses (`vision.crops`). Boards are
+drawn from `calibration.printable`'s shapes for every game: Xiangqi's river and palaces,
+Cờ Tư Lệnh's sea and river (also as the rulebook paints them), Cờ Toán's cells. A Commander
+Chess stack stands taller, one disc on another, and shows only its top piece.
 """
 
 from __future__ import annotations
 
+import colorsys
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -17,7 +21,7 @@ from PIL import Image
 
 import games
 from calibration import BoardLayout, Calibration
-from calibration.printable import Line, Rect, board_shapes
+from calibration.printable import WATER, Line, Rect, board_shapes
 from games import Point
 from models.synth.pieces import render_piece
 from vision.classes import EMPTY, OCCLUDED, piece_classes
@@ -28,7 +32,8 @@ class Scene:
     image: np.ndarray  # BGR
     calibration: Calibration  # the truth: sheet mm → image px, with the pieces' height
     labels: dict[Point, str]  # class per point; OCCLUDED where a hand hides it
-    pieces: dict[Point, str]  # what stands on the board, hands or not
+    pieces: dict[Point, str]  # what stands on the board, hands or not (a stack's top piece)
+    stacks: dict[Point, int] = field(default_factory=dict)  # discs per point where more than one
 
 
 def random_camera(layout: BoardLayout, rng: random.Random, size=(1280, 720), max_tilt=45.0):
@@ -75,8 +80,10 @@ def _board_style(rng: random.Random, split: str = "train") -> dict:
     else:
         background = (rng.uniform(0.88, 1.0), rng.uniform(0.86, 0.98), rng.uniform(0.8, 0.95))
         ink = rng.choice([(0.1, 0.1, 0.1), (0.45, 0.1, 0.1), (0.1, 0.1, 0.35)])
+    # Seas and rivers: pale to deep blues, printed or painted.
+    water = colorsys.hsv_to_rgb(rng.uniform(0.52, 0.6), rng.uniform(0.12, 0.55), rng.uniform(0.75, 1.0))
     return {"name": style, "background": background, "ink": ink, "markers": rng.random() < 0.6,
-            "line": rng.uniform(0.4, 1.2)}
+            "line": rng.uniform(0.4, 1.2), "water": water, "rulebook_water": rng.random() < 0.5}
 
 
 def _draw_sheet(variant, layout: BoardLayout, style: dict, px_per_mm: float, rng: random.Random) -> np.ndarray:
@@ -86,35 +93,73 @@ def _draw_sheet(variant, layout: BoardLayout, style: dict, px_per_mm: float, rng
     noise = np.random.default_rng(rng.getrandbits(32)).normal(0, 4, (height, width, 1))
     sheet = np.clip(bgr[None, None, :] + noise, 0, 255).astype(np.uint8)
     ink = tuple(int(c * 255) for c in style["ink"][::-1])
+    water = tuple(int(c * 255) for c in style["water"][::-1])
+    if variant.name == "commander" and style["rulebook_water"]:
+        _rulebook_water(sheet, layout, water, px_per_mm)
     for shape in board_shapes(variant, layout):
         if isinstance(shape, Line):
             thickness = max(1, round(shape.width * style["line"] * px_per_mm))
             cv2.line(sheet, (round(shape.x1 * px_per_mm), round(shape.y1 * px_per_mm)),
                      (round(shape.x2 * px_per_mm), round(shape.y2 * px_per_mm)), ink, thickness, cv2.LINE_AA)
         elif isinstance(shape, Rect) and (style["markers"] or shape.fill not in ("#000000", "#ffffff")):
-            colour = tuple(int(shape.fill[i:i + 2], 16) for i in (5, 3, 1))
+            colour = water if shape.fill == WATER else tuple(int(shape.fill[i:i + 2], 16) for i in (5, 3, 1))
             cv2.rectangle(sheet, (round(shape.x * px_per_mm), round(shape.y * px_per_mm)),
                           (round((shape.x + shape.w) * px_per_mm) - 1, round((shape.y + shape.h) * px_per_mm) - 1),
                           colour, -1)
     return sheet
 
 
+def _rulebook_water(sheet: np.ndarray, layout: BoardLayout, colour, px_per_mm: float) -> None:
+    """The rulebook's Commander board: the sea from HA 0 to the coast (HA 2) and the river
+    across the whole board between VA 5 and 6."""
+    def px(point: Point) -> tuple[int, int]:
+        x, y = layout.point_mm(point)
+        return round(x * px_per_mm), round(y * px_per_mm)
+
+    files, ranks = layout.geometry.files, layout.geometry.ranks
+    cv2.rectangle(sheet, px(Point(0, ranks - 1)), px(Point(2, 0)), colour, -1)
+    cv2.rectangle(sheet, px(Point(0, 6)), px(Point(files - 1, 5)), colour, -1)
+
+
+# A full set: pieces at the start of each game.
+SET_SIZE = {"xiangqi": 32, "commander": 38, "cotoan": 20}
+
+
 def random_position(game: str, points: list[Point], rng: random.Random) -> dict[Point, str]:
-    """Pieces on random points: sometimes a full start, often a thinned middle game."""
+    """Pieces on random points: sometimes a full set, often a thinned middle game. Where a full
+    set covers under a third of the board, sometimes a crowded one too (more crops per render;
+    a crop sees only the edges of its neighbours)."""
     labels = piece_classes(game)
-    count = rng.choice([rng.randint(2, 12), rng.randint(12, 32), 32])
-    chosen = rng.sample(points, min(count, len(points)))
+    full = SET_SIZE.get(game, 32)
+    counts = [rng.randint(2, full * 3 // 8), rng.randint(full * 3 // 8, full), full]
+    if full * 3 < len(points):
+        counts.append(rng.randint(full, min(len(points), full * 2)))
+    chosen = rng.sample(points, min(rng.choice(counts), len(points)))
     return {point: rng.choice(labels) for point in chosen}
+
+
+def random_stacks(game: str, position: dict[Point, str], rng: random.Random) -> dict[Point, int]:
+    """Commander Chess carriers with their loads: two or three discs on one point."""
+    if game != "commander":
+        return {}
+    return {point: rng.choice([2, 2, 2, 3]) for point in position if rng.random() < 0.18}
 
 
 def render_scene(game: str, rng: random.Random, position: dict[Point, str] | None = None,
                  size=(1280, 720), hands: bool | None = None, max_tilt: float = 45.0,
-                 px_per_mm: float = 2.0, split: str = "train") -> Scene:
-    """Render one photo. ``split="test"`` draws with the held-out font and textures."""
+                 px_per_mm: float = 2.0, split: str = "train", stacks: dict[Point, int] | None = None) -> Scene:
+    """Render one photo. ``split="test"`` draws with the held-out font and textures.
+
+    `position` maps points to the class seen on top; `stacks` gives the number of discs at the
+    points that hold more than one (random Commander stacks when neither is given).
+    """
     variant = games.get(game)
     layout = BoardLayout.for_game(variant)
     points = list(layout.geometry.points())
-    position = position if position is not None else random_position(game, points, rng)
+    if position is None:
+        position = random_position(game, points, rng)
+        stacks = random_stacks(game, position, rng) if stacks is None else stacks
+    stacks = {p: n for p, n in (stacks or {}).items() if n > 1 and p in position}
     k, rotation, t = random_camera(layout, rng, size, max_tilt)
     homography = k @ np.column_stack([rotation[:, 0], rotation[:, 1], t])
     homography /= homography[2, 2]
@@ -135,19 +180,23 @@ def render_scene(game: str, rng: random.Random, position: dict[Point, str] | Non
         # Pieces stand near, not exactly on, their point.
         x += rng.gauss(0, 0.06) * layout.pitch_mm
         y += rng.gauss(0, 0.06) * layout.pitch_mm
-        top_px = truth.project(np.array([[x, y, height_mm]]))[0]
+        discs = stacks.get(point, 1)
+        top_px = truth.project(np.array([[x, y, height_mm * discs]]))[0]
         top_mm = truth.pixels_to_sheet(np.array([top_px]))[0]
         sprite = render_piece(label, diameter, rng, split=split)
         alpha = np.array(sprite)[..., 3]
-        # The disc's side: the sprite's silhouette swept from the base up to the top face, darker.
-        steps = 6
+        side = np.array(sprite).copy()
+        side_colour = side[..., :3].astype(float).mean(axis=(0, 1)) * side_shade
+        side[..., 3] = alpha
+        # The discs' side: the sprite's silhouette swept from the base up to the top face, darker,
+        # with a darker seam where one disc of a stack sits on the next.
+        steps = 6 * discs
         for i in range(steps):
             f = i / steps
+            seam = discs > 1 and i % 6 == 0 and i > 0
+            side[..., :3] = (side_colour * (0.6 if seam else 1.0)).astype(np.uint8)
             cx = (x + (top_mm[0] - x) * f) * px_per_mm
             cy = (y + (top_mm[1] - y) * f) * px_per_mm
-            side = np.array(sprite).copy()
-            side[..., :3] = (side[..., :3].astype(float).mean(axis=(0, 1)) * side_shade).astype(np.uint8)
-            side[..., 3] = alpha
             sheet_rgba.alpha_composite(Image.fromarray(side), (round(cx - diameter / 2), round(cy - diameter / 2)))
         sheet_rgba.alpha_composite(sprite, (round(top_mm[0] * px_per_mm - diameter / 2),
                                             round(top_mm[1] * px_per_mm - diameter / 2)))
@@ -168,7 +217,7 @@ def render_scene(game: str, rng: random.Random, position: dict[Point, str] | Non
             if x1 > x0 and y1 > y0 and mask[y0:y1, x0:x1].mean() > 0.3:
                 labels[point] = OCCLUDED
     image = _photometric(image, rng)
-    return Scene(image, truth, labels, dict(position))
+    return Scene(image, truth, labels, dict(position), stacks)
 
 
 def _draw_hand(image: np.ndarray, rng: random.Random) -> np.ndarray:
