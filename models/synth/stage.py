@@ -40,6 +40,7 @@ class Disc:
     alpha: np.ndarray  # h×w×1 float32 in 0..1
     side: tuple[int, int, int]  # BGR of the disc's edge
     offset_mm: tuple[float, float] = (0.0, 0.0)
+    discs: int = 1  # a Commander Chess stack: this disc on top of discs - 1 others
 
 
 @dataclass
@@ -190,7 +191,7 @@ class Stage:
             if np.any(px[2] <= 0):
                 continue
             reach = np.abs(px[:2] / px[2] - centre[:, None]) / room[:, None]
-            zoom = 1.0 / max(1.0, float(reach.max()))
+            zoom = rng.uniform(0.8, 1.0) / float(reach.max())  # the board fills much of the picture
             homography = np.array([[zoom, 0, (1 - zoom) * centre[0]], [0, zoom, (1 - zoom) * centre[1]],
                                    [0, 0, 1]]) @ homography
             return homography / homography[2, 2]
@@ -204,7 +205,7 @@ class Stage:
                 "sleeve": tuple(float(v) for v in sleeve), "width_mm": rng.uniform(75, 100),
                 "bare": rng.random() < 0.3}
 
-    def new_disc(self, label: str) -> Disc:
+    def new_disc(self, label: str, discs: int = 1) -> Disc:
         """A piece of the set: same material for all, its glyph turned as it happens to lie."""
         if label not in self._sprite_cache:
             # One seed for the whole set: every piece shares its material and ink family.
@@ -219,7 +220,7 @@ class Stage:
         d = colour.shape[0]
         turn = cv2.getRotationMatrix2D((d / 2 - 0.5, d / 2 - 0.5), self.rng.uniform(0, 360), 1.0)
         colour = cv2.warpAffine(colour, turn, (d, d), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        return Disc(label, colour, alpha, side, self.jitter())
+        return Disc(label, colour, alpha, side, self.jitter(), discs)
 
     def jitter(self) -> tuple[float, float]:
         """Pieces stand near, not exactly on, their point."""
@@ -227,8 +228,8 @@ class Stage:
         return (self.rng.gauss(0, 0.05) * pitch, self.rng.gauss(0, 0.05) * pitch)
 
     # ------------------------------------------------------------------ the board
-    def set_position(self, labels: dict[Point, str]) -> None:
-        self.pieces = {point: self.new_disc(label) for point, label in labels.items()}
+    def set_position(self, labels: dict[Point, str], sizes: dict[Point, int] | None = None) -> None:
+        self.pieces = {point: self.new_disc(label, (sizes or {}).get(point, 1)) for point, label in labels.items()}
         self.changed()
 
     def changed(self) -> None:
@@ -268,7 +269,8 @@ class Stage:
 
     def _stamp(self, canvas: np.ndarray, disc: Disc, x: float, y: float, z: float) -> tuple[int, int, int, int]:
         """Draw a thick disc whose base centre is (x, y) mm at height z; returns the touched box."""
-        heights = z + self.height_mm * np.linspace(0, 1, SIDE_STEPS + 1)
+        steps = SIDE_STEPS * disc.discs
+        heights = z + self.height_mm * disc.discs * np.linspace(0, 1, steps + 1)
         xyz = np.column_stack([np.full_like(heights, x), np.full_like(heights, y), heights])
         centres = self._sheet_of(xyz)
         scale = 1.0
@@ -281,7 +283,7 @@ class Stage:
         px = centres * to_canvas[0, 0] + to_canvas[:2, 2]
         h, w = canvas.shape[:2]
         for i, (cx, cy) in enumerate(px[:-1]):
-            shade = 0.8 + 0.2 * i / SIDE_STEPS
+            shade = 0.8 + 0.2 * (i % SIDE_STEPS) / SIDE_STEPS  # darker low on each disc: seams
             colour = tuple(c * shade for c in disc.side)
             cv2.circle(canvas, (round(cx * 4), round(cy * 4)), round(radius_px * 0.985 * 4), colour, -1,
                        cv2.LINE_AA, shift=2)

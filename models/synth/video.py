@@ -51,6 +51,7 @@ import games
 from calibration import profile
 from games import Color, Point
 from models.synth.stage import Carried, Disc, HandPose, Stage
+from vision.classes import EMPTY, appearance
 
 VERSION = 1
 FIXED_CREATED = "2000-01-01T00:00:00+00:00"
@@ -68,30 +69,21 @@ class RenderError(ValueError):
 
 
 # ---------------------------------------------------------------------------- appearance
-def appearance(game: str, board) -> dict[Point, str]:
-    """The class the camera should see at every point (see `vision.classes.appearance`)."""
-    from vision import classes
+def seen(game: str, board) -> dict[Point, str]:
+    """What stands where, as the camera sees it: the occupied points' classes."""
+    return {point: label for point, label in appearance(game, board).items() if label != EMPTY}
 
-    shared = getattr(classes, "appearance", None)
-    if shared is not None:
-        return shared(game, board)
-    if game != "xiangqi":
-        raise RenderError(f"no appearance for {game!r} yet: vision.classes.appearance is missing")
+
+def stack_sizes(game: str, board) -> dict[Point, int]:
+    """How many discs stand on each point holding more than one (Commander Chess stacks)."""
+    if game != "commander":
+        return {}
     out = {}
     for point in games.get(game).geometry.points():
-        piece = board.piece_at(point)
-        if piece is None:
-            out[point] = classes.EMPTY
-        else:
-            side = "red" if piece.color is Color.WHITE else "black"
-            out[point] = f"{side}_{piece.kind.name.lower()}"
+        stack = board.piece_at(point)
+        if stack and len(stack) > 1:
+            out[point] = len(stack)
     return out
-
-
-def _occupied(labels: dict[Point, str]) -> dict[Point, str]:
-    from vision.classes import EMPTY
-
-    return {point: label for point, label in labels.items() if label != EMPTY}
 
 
 # ---------------------------------------------------------------------------- the plan of a ply
@@ -127,7 +119,7 @@ def plan_ply(before: dict[Point, str], after: dict[Point, str], hint: tuple[Poin
         del removed[source], added[target]
     lifted = {source for source, _ in plan.carries}
     for point in list(removed):
-        if hint is not None and point == hint[0] and hint[1] != point:
+        if hint is not None and point == hint[0] and hint[1] != point and hint[1] in after:
             plan.vanishes.append((point, hint[1]))
             lifted.add(point)
         else:
@@ -155,6 +147,7 @@ class _Director:
         self.last_visible: int | None = None
         self.hand: HandPose | None = None
         self.carried: list[Carried] = []
+        self.sizes: dict[Point, int] | None = None  # stack sizes once this ply is done; None: keep
         self.progress = progress
         self.expected = expected
         layout = stage.layout
@@ -226,7 +219,7 @@ class _Director:
         for index, item in enumerate(self.carried):
             item.x = hand.x + 0.3 * self.pitch * index
             item.y = hand.y + hand.side * 0.25 * self.stage.radius_mm + 0.3 * self.pitch * index
-            item.z = max(0.0, hand.z - self.stage.height_mm)
+            item.z = max(0.0, hand.z - self.tall(item.disc))
 
     def at(self, point: Point, z: float, side: int, player: int, disc: Disc | None = None) -> HandPose:
         x, y = self.stage.base_mm(point, disc)
@@ -241,20 +234,25 @@ class _Director:
         if self.hand is None:
             self.hand = self.offboard(x + self.rng.gauss(0, 80), side, player)
 
+    def tall(self, disc: Disc | None) -> float:
+        """The height of a disc, or of the stack it tops."""
+        return self.stage.height_mm * (disc.discs if disc is not None else 1)
+
     def pick(self, point: Point, side: int, player: int, reveal: str | None = None) -> Disc:
         stage = self.stage
         disc = stage.pieces[point]
-        self.travel(self.at(point, self.u(30, 70), side, player, disc), self.u(0.45, 0.9))
-        self.travel(self.at(point, stage.height_mm + 2, side, player, disc), self.u(0.12, 0.3))
+        tall = self.tall(disc)
+        self.travel(self.at(point, tall + self.u(25, 60), side, player, disc), self.u(0.45, 0.9))
+        self.travel(self.at(point, tall + 2, side, player, disc), self.u(0.12, 0.3))
         self.hold(self.u(0.04, 0.15))
         del stage.pieces[point]
         if reveal is not None:
-            stage.pieces[point] = stage.new_disc(reveal)
+            stage.pieces[point] = stage.new_disc(reveal, self.sizes.get(point, 1) if self.sizes is not None else 1)
         stage.changed()
         x, y = stage.base_mm(point, disc)
         self.carried.append(Carried(disc, x, y, 0.0))
         self._follow()
-        self.travel(self.at(point, stage.height_mm + self.u(20, 55), side, player, disc), self.u(0.12, 0.3))
+        self.travel(self.at(point, tall + self.u(20, 55), side, player, disc), self.u(0.12, 0.3))
         return disc
 
     def hover(self, side: int, player: int, near: Point) -> None:
@@ -274,11 +272,14 @@ class _Director:
         stage = self.stage
         disc = self.carried[-1].disc
         disc.offset_mm = stage.jitter()
-        here = self.at(point, stage.height_mm + self.u(20, 50), side, player, disc)
+        tall = self.tall(disc)
+        here = self.at(point, tall + self.u(20, 50), side, player, disc)
         start = self.hand
         distance = math.hypot(here.x - start.x, here.y - start.y) / self.pitch if start else 1.0
         self.travel(here, self.u(0.25, 0.5) + 0.08 * distance, lift=self.u(0, 25))
-        self.travel(self.at(point, stage.height_mm + 1, side, player, disc), self.u(0.12, 0.3))
+        self.travel(self.at(point, tall + 1, side, player, disc), self.u(0.12, 0.3))
+        if self.sizes is not None:
+            disc.discs = self.sizes.get(point, 1)
         captured = None
         if swap_out and point in stage.pieces:
             captured = stage.pieces.pop(point)
@@ -291,16 +292,19 @@ class _Director:
         self.hold(self.u(0.04, 0.12))
         if captured is not None and not keep:
             self.carried.append(Carried(captured, 0, 0, 0))
-        self.travel(self.at(point, stage.height_mm + self.u(25, 60), side, player, disc), self.u(0.1, 0.25))
+        self.travel(self.at(point, self.tall(disc) + self.u(25, 60), side, player, disc), self.u(0.1, 0.25))
         self._follow()
 
     def tuck(self, point: Point, side: int, player: int) -> None:
         """Slide the held disc under the stack on `point`: it is carried, out of sight."""
         stage = self.stage
         top = stage.pieces.get(point)
-        self.travel(self.at(point, stage.height_mm + self.u(20, 50), side, player, top), self.u(0.3, 0.6))
-        self.travel(self.at(point, stage.height_mm + 1, side, player, top), self.u(0.12, 0.3))
+        self.travel(self.at(point, self.tall(top) + self.u(20, 50), side, player, top), self.u(0.3, 0.6))
+        self.travel(self.at(point, self.tall(top) + 1, side, player, top), self.u(0.12, 0.3))
         self.carried.pop()
+        if top is not None and self.sizes is not None:
+            top.discs = self.sizes.get(point, top.discs)
+            stage.changed()
         stage.bump(self.u(0.2, 1.0))
         self.hold(self.u(0.1, 0.3))
 
@@ -384,7 +388,7 @@ def _choreograph(director: _Director, plan: Plan, side: int, player: int, rng: r
         if director.hand is None:
             director.enter(point, side, player)
         director.travel(director.at(point, stage.height_mm + 5, side, player), rng.uniform(0.4, 0.8))
-        stage.pieces[point] = stage.new_disc(label)
+        stage.pieces[point] = stage.new_disc(label, (director.sizes or {}).get(point, 1))
         stage.changed()
     if director.hand is not None:
         director.leave(side, player)
@@ -400,7 +404,7 @@ def _illegal_move(game: str, board, labels: dict[Point, str], rng: random.Random
     legal_results = []
     for move in board.legal_moves:
         board.push(move)
-        legal_results.append(_occupied(appearance(game, board)))
+        legal_results.append(seen(game, board))
         board.pop()
     own = [p for p in labels if _owner(game, board, p) is board.turn]
     empty = [p for p in variant.geometry.points() if p not in labels]
@@ -426,6 +430,13 @@ def _owner(game: str, board, point: Point):
     return piece.color
 
 
+def _new_board(variant, fen: str | None, referee: bool):
+    """A board at `fen`; in referee mode (Commander Chess §6.5) when the moves need it."""
+    if referee:
+        return variant.board_class(fen or variant.starting_fen, referee=True)
+    return variant.board(fen) if fen is not None else variant.board()
+
+
 def render_game(game: str, moves: Sequence[str], out_dir: Path, *, seed: int, start_fen: str | None = None,
                 fps: float = 15, size=(1280, 720), split: str = "test", illegal_after: Sequence[int] = (),
                 unseen: Sequence[int] = (), progress: Callable[[int, int], None] | None = None) -> RenderedGame:
@@ -437,7 +448,8 @@ def render_game(game: str, moves: Sequence[str], out_dir: Path, *, seed: int, st
     variant = games.get(game)
     if not 5 <= fps <= 60:
         raise RenderError(f"fps {fps} is outside 5–60")
-    board = variant.board(start_fen) if start_fen is not None else variant.board()
+    referee = game == "commander" and any("$" in str(text) for text in moves)
+    board = _new_board(variant, start_fen, referee)
     start_fen = board.fen()
     parsed = []
     replay = board.copy()
@@ -465,7 +477,7 @@ def render_game(game: str, moves: Sequence[str], out_dir: Path, *, seed: int, st
 
     rng = random.Random(f"banco-video:{seed}")
     stage = Stage(game, random.Random(rng.getrandbits(64)), size, fps, split)
-    stage.set_position(_occupied(appearance(game, board)))
+    stage.set_position(seen(game, board), stack_sizes(game, board))
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     stem = f"{game}-{seed}"
@@ -484,7 +496,7 @@ def render_game(game: str, moves: Sequence[str], out_dir: Path, *, seed: int, st
         director.still(choreo_rng.uniform(1.0, 2.0))
         for ply in range(0, plies + 1):
             if ply in illegal_set:
-                labels = _occupied(appearance(game, board))
+                labels = seen(game, board)
                 origin, target = _illegal_move(game, board, labels, choreo_rng)
                 side, player = _side(board), players[board.turn]
                 director.begin()
@@ -511,14 +523,16 @@ def render_game(game: str, moves: Sequence[str], out_dir: Path, *, seed: int, st
             if number in unseen_set:
                 director.cutting = True
                 first_cut = director.raw
-            before = _occupied(appearance(game, board))
+            before = seen(game, board)
             side, player = _side(board), players[board.turn]
             board.push(move)
-            after = _occupied(appearance(game, board))
+            after = seen(game, board)
             hint = (move.from_point, move.to_point)
             director.begin()
+            director.sizes = stack_sizes(game, board)
             _choreograph(director, plan_ply(before, after, hint), side, player, choreo_rng)
-            _settle(stage, after)
+            _settle(stage, after, director.sizes)
+            director.sizes = None
             start, done = director.span()
             entry = {"ply": number, "move": text, "frame_start": start, "frame_done": done}
             truth_moves.append(entry)
@@ -542,25 +556,29 @@ def render_game(game: str, moves: Sequence[str], out_dir: Path, *, seed: int, st
         "version": VERSION, "game": game, "start_fen": start_fen, "fps": fps, "size": list(stage.size),
         "calibration": calibration, "moves": truth_moves, "illegal": truth_illegal, "unseen": truth_unseen,
         "cut_frames": cut_frames, "frames": director.written, "seed": seed, "split": split, "codec": codec,
-        "final_fen": board.fen(),
+        "final_fen": board.fen(), "referee": referee,
     }
     truth_path = out_dir / f"{stem}.json"
     truth_path.write_text(json.dumps(truth, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return RenderedGame(video[0], truth_path, truth)
 
 
-def _settle(stage: Stage, after: dict[Point, str]) -> None:
-    """Make the stage's pieces agree with the engine (a piece hidden in a stack, a changed top)."""
-    current = stage.labels()
-    if current == after:
-        return
-    for point in list(stage.pieces):
-        if point not in after:
-            del stage.pieces[point]
+def _settle(stage: Stage, after: dict[Point, str], sizes: dict[Point, int]) -> None:
+    """Make the stage agree with the engine (a piece hidden in a stack, a changed top, stack sizes)."""
+    changed = False
+    for point in [p for p in stage.pieces if p not in after]:
+        del stage.pieces[point]
+        changed = True
     for point, label in after.items():
-        if current.get(point) != label:
+        if point not in stage.pieces or stage.pieces[point].label != label:
             stage.pieces[point] = stage.new_disc(label)
-    stage.changed()
+            changed = True
+        disc = stage.pieces[point]
+        if disc.discs != sizes.get(point, 1):
+            disc.discs = sizes.get(point, 1)
+            changed = True
+    if changed:
+        stage.changed()
 
 
 class _BackgroundWriter:
