@@ -10,6 +10,7 @@ from fastapi import APIRouter, Body, HTTPException, Request
 from fastapi.responses import Response, StreamingResponse
 
 from server.api.deps import GameId
+from server.app import call
 from server.auth import Writer
 from server.station.status import status_message
 
@@ -31,6 +32,7 @@ async def station_status(game_id: GameId, request: Request) -> dict[str, Any]:
 async def report_status(game_id: GameId, request: Request, who: Writer,
                         status: dict[str, Any] = Body(...)) -> Response:  # noqa: B008
     """A remote station reports its status (X-Station-Key of the game's board)."""
+    await call(request.app.state.recorder.get_game, game_id)  # 404 for a game that does not exist
     request.app.state.stations.update(game_id, status)
     return Response(status_code=204)
 

@@ -216,3 +216,41 @@ def test_a_referee_correction_resets_the_tracker_to_the_record(app, make_game):
     assert [text for text, _, _ in stored(app, game_id)] == OPENING[:3]
     assert len(trackers[0].resets) == 1
     assert any(event["kind"] == "referee" for event in report.events)
+
+
+def test_a_flag_ends_a_xiangqi_game_as_a_time_forfeit(app, make_game):
+    control = TimeControl.parse("0.05+0")  # 3 s each, sudden death
+    game_id = make_game(control=control)
+    # White and Black move at once; then Black thinks for ever (the video runs 8 s).
+    run(app, game_id, frames(120), {5: ["h2e2"], 10: ["h9g7"], 15: ["h0g2"]}, time_control=control)
+    snapshot = app.state.recorder.snapshot(game_id)
+    assert (snapshot["result"], snapshot["termination"]) == ("1-0", "time forfeit")
+    audit = app.state.recorder.audit(game_id)
+    assert audit[-1].kind == "result" and audit[-1].reason == "black's flag fell"
+
+
+def test_a_flag_in_commander_chess_lets_the_points_decide(app, make_game):
+    control = TimeControl.parse("0.05+0")
+    game_id = make_game("commander", control=control)
+    moves = ["C4,3_3,3", "H8,2_8,1"]
+    trackers = []
+
+    def make_station():
+        def make_tracker(board):
+            trackers.append(ScriptedTracker("commander", board, {5: [moves[0]], 10: [moves[1]]}))
+            return trackers[-1]
+
+        return Station(EmbeddedTarget(app, game_id), frames(150), make_tracker, time_control=control,
+                       exit_at_end=True)
+
+    asyncio.run(run_headless(app, make_station))
+    snapshot = app.state.recorder.snapshot(game_id)
+    assert snapshot["termination"] == "points" and snapshot["result"] == "1/2-1/2"  # nothing captured: equal
+
+
+def test_commander_time_controls_choose_battle_or_total_war():
+    from server.station.embedded import start_fen_for
+
+    assert start_fen_for("commander", TimeControl.parse("15+10")).split()[3] == "-"  # battle mode
+    assert start_fen_for("commander", TimeControl.parse("30+10")).split()[3] == "w"  # total war
+    assert start_fen_for("xiangqi", TimeControl.parse("30+10")) is None

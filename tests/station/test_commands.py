@@ -1,0 +1,46 @@
+"""`banco watch` and `banco demo` on bad input, and the games the demo films."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+import games
+from banco.cli import app
+from banco.demo import demo_game
+
+runner = CliRunner()
+
+
+def banco(*args):
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.output.strip()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["watch", "--camera", "no-such-video.mp4"], "no-such-video.mp4"),
+    (["watch", "--game", "chess"], "chess"),
+    (["watch", "--camera", "0", "--server", "http://127.0.0.1:9"], "--station-key"),
+    (["watch", "--camera", "0", "--station-key", "k"], "--server"),
+    (["watch", "--camera", "0", "--time", "15 minutes"], "15 minutes"),
+    (["demo", "--speed", "-1"], "--speed"),
+    (["demo", "--plies", "0"], "--plies"),
+])
+def test_bad_input_is_named_and_exits_2(args, message):
+    code, output = banco(*args)
+    assert code == 2, output
+    assert message in output
+
+
+@pytest.mark.parametrize("game", ["xiangqi", "commander", "cotoan"])
+def test_the_demo_games_are_legal_and_the_engine_games_complete(game):
+    chosen = demo_game(game)
+    variant = games.get(game)
+    board = variant.board()
+    for text in chosen.moves:
+        board.push(variant.parse_move(board, text))
+    if game == "xiangqi":
+        assert (chosen.white, chosen.black, len(chosen.moves)) == ("Liu Dahua", "Hu Ronghua", 47)
+        assert "wukong-xiangqi" in chosen.source  # the cited source of the master game
+    else:
+        assert board.outcome() is not None  # a complete game: it ends by the rules
