@@ -254,3 +254,47 @@ def test_commander_time_controls_choose_battle_or_total_war():
     assert start_fen_for("commander", TimeControl.parse("15+10")).split()[3] == "-"  # battle mode
     assert start_fen_for("commander", TimeControl.parse("30+10")).split()[3] == "w"  # total war
     assert start_fen_for("xiangqi", TimeControl.parse("30+10")) is None
+
+
+def test_an_ambiguity_goes_to_the_referee_and_the_choice_comes_back(app, make_game):
+    from tests.station.doubles import Ambiguous
+
+    game_id = make_game()
+    board = app.state.recorder.snapshot(game_id)
+    assert board["ply"] == 0
+    import games
+
+    variant = games.get("xiangqi")
+    start = variant.board()
+    left, right = (variant.parse_move(start, text) for text in ("h2e2", "b2e2"))
+    trackers, box = [], []
+
+    class Asking(ScriptedTracker):
+        def feed(self, frame, timestamp):
+            if frame == 5:
+                return [Ambiguous([[left], [right]], [-1.0, -1.1], timestamp)]
+            return super().feed(frame, timestamp)
+
+    def referee(station, index):
+        if index == 30:  # the referee picks b2e2 on the console
+            snapshot = app.state.recorder.snapshot(game_id)
+            pending = snapshot["ambiguity"]
+            assert [c["text"] for c in pending["candidates"]] == ["h2e2", "b2e2"]
+            chosen = app.state.recorder.resolve_ambiguity(game_id, pending["id"], "b2e2", reason="seen")
+            station._loop.call_soon_threadsafe(app.state.hub.publish, chosen)
+
+    def make_station():
+        def make_tracker(position):
+            trackers.append(Asking("xiangqi", position, {45: ["h9g7"]}))
+            return trackers[-1]
+
+        station = Station(EmbeddedTarget(app, game_id), frames(60, pace=0.01), make_tracker,
+                          on_frame=lambda index, ts: referee(box[0], index), exit_at_end=True)
+        box.append(station)
+        return station
+
+    report = asyncio.run(run_headless(app, make_station))
+    assert [text for text, _, _ in stored(app, game_id)] == ["b2e2", "h9g7"]
+    assert trackers[0].resets  # the tracker follows the referee's choice
+    assert any(event["kind"] == "ambiguous" for event in report.events)
+    assert box[0]._candidates == []  # the LEDs no longer show the candidates
