@@ -31,14 +31,14 @@ import numpy as np
 
 import games
 from games import Board, Move, Point
-from vision.classes import EMPTY, OCCLUDED
+from vision.classes import OCCLUDED, appearance, classes
 
 # A point may have changed when another class beats the expected one at all, or the expected
 # class is not even odds-on: moves are searched only among such points (and unseen ones).
 CHANGE_NATS = 0.0
 DOUBT_PROBABILITY = 0.5
 # A point is unexplained by a position when the observed class beats it by this many nats.
-RESIDUAL_NATS = 3.0
+RESIDUAL_NATS = 2.5
 # The best explanation must beat the runner-up by this many nats to be committed.
 COMMIT_MARGIN = 3.0
 # Each ply beyond the first is a small surprise: the camera usually sees every move.
@@ -50,61 +50,16 @@ MAX_HYPOTHESES = 20000
 
 
 # ---------------------------------------------------------------------------- appearance
+def game_classes(game: str) -> tuple[str, ...]:
+    """Every class a point can show in `game` (empty first, occluded excluded)."""
+    return tuple(c for c in classes(game) if c != OCCLUDED)
+
+
 def _commander_class(stack) -> str:
     from games.commander.pieces import RED
 
     top = stack[0]  # the carrier: `arrange` puts it first, and only it shows
     return f"{'red' if top.color is RED else 'blue'}_{top.kind.name.lower()}"
-
-
-def local_appearance(game: str, board: Board) -> dict[Point, str]:
-    """What the camera should see at every point (the fallback for `vision.classes.appearance`).
-
-    >>> import games
-    >>> local_appearance("cotoan", games.get("cotoan").board())[Point(4, 1)]
-    'white_0'
-    """
-    geometry = games.get(game).geometry
-    out: dict[Point, str] = {}
-    for point in geometry.points():
-        piece = board.piece_at(point)
-        if not piece:
-            out[point] = EMPTY
-        elif game == "xiangqi":
-            out[point] = f"{'red' if piece.color is games.WHITE else 'black'}_{piece.kind.name.lower()}"
-        elif game == "cotoan":
-            out[point] = f"{'white' if piece.color is games.WHITE else 'black'}_{piece.value}"
-        elif game == "commander":
-            out[point] = _commander_class(piece)
-        else:
-            raise ValueError(f"no appearance for game {game!r}")
-    return out
-
-
-def appearance(game: str, board: Board) -> dict[Point, str]:
-    """`vision.classes.appearance` when it exists, else `local_appearance`."""
-    try:
-        from vision.classes import appearance as shared  # type: ignore[attr-defined]
-    except ImportError:
-        return local_appearance(game, board)
-    return shared(game, board)
-
-
-def game_classes(game: str) -> tuple[str, ...]:
-    """Every class a point can show in `game` (empty first, occluded excluded)."""
-    try:
-        from vision.classes import classes
-
-        return tuple(c for c in classes(game) if c != OCCLUDED)
-    except ValueError:
-        pass
-    if game == "cotoan":
-        return (EMPTY, *(f"{side}_{v}" for side in ("white", "black") for v in range(10)))
-    if game == "commander":
-        from games.commander.pieces import Kind
-
-        return (EMPTY, *(f"{side}_{k.name.lower()}" for side in ("red", "blue") for k in Kind))
-    raise ValueError(f"no recognition classes for game {game!r}")
 
 
 # ---------------------------------------------------------------------------- evidence
@@ -314,10 +269,34 @@ def _score(evidence: Evidence, view: np.ndarray) -> float:
 
 
 def residual(evidence: Evidence, view: np.ndarray) -> list[int]:
-    """Indices of seen points where the camera clearly sees something other than `view`."""
-    expected = evidence.logp[np.arange(len(view)), view]
-    gap = evidence.logp.max(axis=1) - expected
-    return [int(i) for i in np.flatnonzero((gap > RESIDUAL_NATS) & evidence.seen)]
+    """Indices of seen points where the camera clearly sees something other than `view`.
+
+    Clearly means another side, or empty where a piece should stand, or the reverse, by
+    `RESIDUAL_NATS`. Which piece of a side stands there is left to the ranking: classifiers
+    confuse similar pieces of one side (confidently, on unseen styles) far more often than
+    they invent or lose a piece.
+    """
+    rows = np.arange(len(view))
+    groups = _side_groups(evidence.classes)
+    group_logp = np.stack([np.logaddexp.reduce(evidence.logp[:, members], axis=1) for members in groups], axis=1)
+    owner = np.zeros(len(evidence.classes), dtype=int)
+    for g, members in enumerate(groups):
+        owner[members] = g
+    side_gap = group_logp.max(axis=1) - group_logp[rows, owner[view]]
+    return [int(i) for i in np.flatnonzero((side_gap > RESIDUAL_NATS) & evidence.seen)]
+
+
+_GROUPS: dict[tuple[str, ...], list[list[int]]] = {}
+
+
+def _side_groups(classes: tuple[str, ...]) -> list[list[int]]:
+    """Class indices grouped as empty, then one group per side (the name's prefix)."""
+    if classes not in _GROUPS:
+        by_side: dict[str, list[int]] = {}
+        for i, name in enumerate(classes):
+            by_side.setdefault(name.split("_", 1)[0] if "_" in name else name, []).append(i)
+        _GROUPS[classes] = list(by_side.values())
+    return _GROUPS[classes]
 
 
 def _disagreements(evidence: Evidence, view: np.ndarray) -> bool:

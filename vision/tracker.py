@@ -38,13 +38,21 @@ log = logging.getLogger(__name__)
 
 # Stability window: the board area must be still this long after the last motion.
 STABILITY_S = 0.3
-# Frame differencing on the small grey view: a pixel moved when it changed by this much…
-MOTION_LEVEL = 22
-# …and a hand is there when this fraction of the area moved.
+# Frame differencing on a small grey copy of the frame (its long side GATE_SIZE px): a pixel
+# moved when it changed by this much beyond its neighbours' range…
+MOTION_LEVEL = 20
+# …and a hand is there when this fraction of the board's area (grown by GATE_MARGIN) moved.
 MOTION_FRACTION = 0.004
-GATE_WIDTH = 160
-# A point's crop changed (since the last stable view) when its centre differs by this much.
-CROP_CHANGE_LEVEL = 10.0
+GATE_SIZE = 320
+GATE_MARGIN = 0.03
+# A point's crop changed (since the last legal position) when its centre, shrunk to
+# CENTRE_CELLS² and normalised (grey levels over max(spread, CENTRE_MIN_SPREAD)), differs by this much.
+CROP_CHANGE_LEVEL = 0.45
+CENTRE_CELLS = 8
+CENTRE_MIN_SPREAD = 12.0
+# A point whose crop did not change is taken to show what the board says, this surely.
+PINNED_CONFIDENCE = 0.98
+PINNED_OTHER = 0.001
 # While nothing moves, every point is classified again this often.
 FULL_CHECK_S = 5.0
 # Before the game starts, the whole board is read this often.
@@ -85,13 +93,12 @@ class MoveTracker:
         self.started = not wait_for_start
         self._classes = inf.game_classes(game)
         self._n = len(self.points)
-        # Latest per-point log-probabilities, in `self._classes` order and `self.points` order.
-        self._logp: np.ndarray | None = None
-        self._occluded = np.zeros(self._n, bool)
-        self._reference: np.ndarray | None = None  # per-point crop centres at the last stable view
-        self._pending_centres: np.ndarray | None = None
+        self._evidence: inf.Evidence | None = None  # the last window's, judged on a press
+        self._reference: np.ndarray | None = None  # per-point crop centres at the last legal position
+        self._centres_now: np.ndarray | None = None
+        self._suspect: set[int] = set()
         self._gate_prev: np.ndarray | None = None
-        self._gate_matrix = self._make_gate(calibration)
+        self._make_gate(calibration)
         self.hand = False
         self.last_motion = -1e9
         self._settled = True
@@ -139,7 +146,7 @@ class MoveTracker:
         if timestamp - self._last_full >= FULL_CHECK_S:
             self._last_full = timestamp
             self._gather(frame, everything=True)
-            out.extend(self._conclude(frame, timestamp))
+            out.extend(self._conclude(frame, timestamp, check=True))
         return out
 
     def press(self, timestamp: float) -> list[ev.Event]:
@@ -160,22 +167,33 @@ class MoveTracker:
         self._press_pending = False
 
     # ------------------------------------------------------------------ gate
-    def _make_gate(self, calibration: Calibration) -> np.ndarray:
+    def _make_gate(self, calibration: Calibration) -> None:
+        """A small grey copy of the frame (area-averaged: a shaking camera's edges blur away) and
+        a mask of the sheet, a little enlarged: a hand is seen before it reaches the grid."""
+        width, height = calibration.image_size
+        scale = GATE_SIZE / max(width, height)
+        self._gate_size = (max(8, round(width * scale)), max(8, round(height * scale)))
         w_mm, h_mm = calibration.layout.sheet_size_mm
-        scale = GATE_WIDTH / w_mm
-        self._gate_size = (GATE_WIDTH, max(8, round(h_mm * scale)))
-        return np.diag([scale, scale, 1.0]) @ np.linalg.inv(calibration.homography)
+        corners = calibration.sheet_to_pixels(np.array([(0, 0), (w_mm, 0), (w_mm, h_mm), (0, h_mm)], float))
+        mask = np.zeros((self._gate_size[1], self._gate_size[0]), np.uint8)
+        cv2.fillConvexPoly(mask, np.round(corners * scale).astype(np.int32), 255)
+        grow = max(3, round(GATE_MARGIN * self._gate_size[0]) | 1)
+        self._gate_mask = cv2.dilate(mask, np.ones((grow, grow), np.uint8)) > 0
+        self._gate_area = max(1, int(self._gate_mask.sum()))
+        self._gate_kernel = np.ones((3, 3), np.uint8)
 
     def _motion(self, frame: np.ndarray) -> bool:
         grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-        small = cv2.warpPerspective(grey, self._gate_matrix, self._gate_size, flags=cv2.INTER_AREA,
-                                    borderMode=cv2.BORDER_REPLICATE)
-        small = cv2.GaussianBlur(small, (3, 3), 0)
+        small = cv2.resize(grey, self._gate_size, interpolation=cv2.INTER_AREA)
         previous, self._gate_prev = self._gate_prev, small
-        if previous is None:
+        if previous is None or previous.shape != small.shape:
             return False
-        moved = cv2.absdiff(small, previous) > MOTION_LEVEL
-        return float(np.count_nonzero(moved)) > MOTION_FRACTION * moved.size
+        # A pixel moved only if it left the range of its previous 3×3 neighbourhood: a one-pixel
+        # shake stays inside it, a hand does not.
+        low = cv2.subtract(cv2.erode(previous, self._gate_kernel), MOTION_LEVEL)
+        high = cv2.add(cv2.dilate(previous, self._gate_kernel), MOTION_LEVEL)
+        moved = ((small < low) | (small > high)) & self._gate_mask
+        return float(np.count_nonzero(moved)) > MOTION_FRACTION * self._gate_area
 
     # ------------------------------------------------------------------ reading points
     def _crops(self, frame: np.ndarray) -> np.ndarray:
@@ -184,9 +202,25 @@ class MoveTracker:
 
     @staticmethod
     def _centres(crops: np.ndarray) -> np.ndarray:
+        """The middle of each crop as a tiny grey patch, less its mean, over its contrast: what
+        stands there, not the light, and blurred enough that a one-pixel shake does not count."""
         size = crops.shape[1]
-        lo, hi = size // 4, size - size // 4
-        return crops[:, lo:hi, lo:hi].astype(np.int16)
+        lo, hi = size // 5, size - size // 5
+        grey = crops[:, lo:hi, lo:hi].astype(np.float32).mean(axis=3)
+        n = len(grey)
+        small = np.stack([cv2.resize(g, (CENTRE_CELLS, CENTRE_CELLS), interpolation=cv2.INTER_AREA) for g in grey]) \
+            if n else np.zeros((0, CENTRE_CELLS, CENTRE_CELLS), np.float32)
+        small -= small.mean(axis=(1, 2), keepdims=True)
+        spread = np.maximum(small.std(axis=(1, 2), keepdims=True), CENTRE_MIN_SPREAD)
+        return small / spread
+
+    def _changed_rows(self, centres: np.ndarray) -> np.ndarray:
+        """Points whose look differs from the last legal position's (or that a check doubted)."""
+        if self._reference is None:
+            return np.arange(self._n)
+        diff = np.abs(centres - self._reference).mean(axis=(1, 2))
+        rows = set(np.flatnonzero(diff > CROP_CHANGE_LEVEL).tolist()) | self._suspect
+        return np.array(sorted(rows), dtype=int)
 
     def _classify(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Log-probabilities (rows over `self._classes`) and occlusion for a batch of crops."""
@@ -199,93 +233,91 @@ class MoveTracker:
         probs = probs[:, [names.index(k) for k in self._classes]]
         return _log_rows(probs), occluded
 
-    def _read_all(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-        if self._fast:
-            crops = self._crops(frame)
-            logp, occluded = self._classify(crops)
-            return logp, occluded, self._centres(crops)
-        observation = self.detector.observe(frame)
-        evidence = inf.Evidence.from_observation(observation)
-        self.classified_crops += len(evidence.points)
-        return evidence.logp, ~evidence.seen, None
+    def _read(self, frame: np.ndarray, everything: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:  # noqa: E501
+        """Rows read, their log-probabilities, occlusion, and every point's crop centre."""
+        if not self._fast:
+            observation = self.detector.observe(frame)
+            evidence = inf.Evidence.from_observation(observation)
+            self.classified_crops += len(evidence.points)
+            return np.arange(self._n), evidence.logp, ~evidence.seen, None
+        crops = self._crops(frame)
+        centres = self._centres(crops)
+        rows = np.arange(self._n) if everything else self._changed_rows(centres)
+        if len(rows):
+            logp, occluded = self._classify(crops[rows])
+        else:
+            logp, occluded = np.zeros((0, len(self._classes))), np.zeros(0, bool)
+        return rows, logp, occluded, centres
 
     def _gather(self, frame: np.ndarray, everything: bool = False) -> None:
         """Classify the points worth reading on this still frame and add them to the window."""
         settle = self._settle
-        if not self._fast or self._logp is None:
-            logp, occluded, centres = self._read_all(frame)
-            rows = np.arange(self._n)
-        else:
-            crops = self._crops(frame)
-            centres = self._centres(crops)
-            if everything or self._reference is None:
-                rows = np.arange(self._n)
-            else:
-                diff = np.abs(centres - self._reference).mean(axis=(1, 2, 3))
-                rows = np.flatnonzero((diff > CROP_CHANGE_LEVEL) | self._occluded)
-                rows = np.union1d(rows, np.array(sorted(settle.sums), dtype=int)).astype(int)
-            if len(rows):
-                logp, occluded = self._classify(crops[rows])
-            else:
-                logp, occluded = np.zeros((0, len(self._classes))), np.zeros(0, bool)
-        for k, row in enumerate(rows):
-            row = int(row)
+        rows, logp, occluded, centres = self._read(frame, everything)
+        for k, row in enumerate(rows.tolist()):
             if occluded[k]:
                 settle.occluded.add(row)
                 continue
             settle.sums[row] = settle.sums.get(row, 0) + logp[k]
             settle.counts[row] = settle.counts.get(row, 0) + 1
-        if centres is not None:
-            self._pending_centres = centres
+        self._centres_now = centres
 
-    def _commit_window(self) -> None:
-        """Fold the window's averages into the per-point store."""
+    def _window_evidence(self) -> inf.Evidence:
+        """Points read in this window speak for themselves; the others look as they did at the
+        last legal position, so they are taken to show what the board says is there."""
         settle = self._settle
-        if self._logp is None:
-            self._logp = np.full((self._n, len(self._classes)), -np.log(len(self._classes)))
+        view = self.rules.view(self.board)
+        logp = np.full((self._n, len(self._classes)), np.log(PINNED_OTHER))
+        logp[np.arange(self._n), view] = np.log(PINNED_CONFIDENCE)
+        seen = np.ones(self._n, bool)
         for row, total in settle.sums.items():
             mean = total / settle.counts[row]
-            self._logp[row] = mean - np.logaddexp.reduce(mean)
-        self._occluded[:] = False
-        for row in settle.occluded:
-            if row not in settle.sums:
-                self._occluded[row] = True
-        if self._pending_centres is not None:
-            self._reference = self._pending_centres
-            self._pending_centres = None
-        self._settle = _Settle()
+            logp[row] = mean - np.logaddexp.reduce(mean)
+        for row in settle.occluded - set(settle.sums):
+            seen[row] = False
+        return inf.Evidence(self.game, self._classes, self.points, logp, seen)
 
-    def evidence(self) -> inf.Evidence:
-        """The current per-point evidence (the store after the last window)."""
-        assert self._logp is not None
-        return inf.Evidence(self.game, self._classes, self.points, self._logp.copy(), ~self._occluded)
+    def _legal_look(self) -> None:
+        """The board now looks as the last legal position should: remember that look."""
+        if self._centres_now is not None:
+            self._reference = self._centres_now
+        self._suspect = set()
 
     # ------------------------------------------------------------------ decisions
-    def _conclude(self, frame: np.ndarray, timestamp: float) -> list[ev.Event]:
-        self._commit_window()
+    def _conclude(self, frame: np.ndarray, timestamp: float, check: bool = False) -> list[ev.Event]:
+        self._evidence = self._window_evidence()
+        self._settle = _Settle()
         self._settled = True
         allow = not self.commit_on_press or self._press_pending
         self._press_pending = False
-        return self._judge(timestamp, allow_commit=allow)
+        return self._judge(timestamp, allow_commit=allow, check=check)
 
-    def _judge(self, timestamp: float, allow_commit: bool) -> list[ev.Event]:
-        if self._logp is None or self.board.outcome() is not None:
+    def _judge(self, timestamp: float, allow_commit: bool, check: bool = False) -> list[ev.Event]:
+        if self._evidence is None or self.board.outcome() is not None:
             return []
-        verdict = inf.decide(self.board, self.evidence(), max_plies=self.max_plies, rules=self.rules)
+        verdict = inf.decide(self.board, self._evidence, max_plies=self.max_plies, rules=self.rules)
         if verdict.status == "none":
+            self._legal_look()
             self._last_signature = None
             if self._pending_penalty:
                 turn = self._pending_penalty
                 self._pending_penalty = []
                 return [self._commit(turn, timestamp, {"penalty": True})]
             return []
+        if check and verdict.status != "commit":
+            # A full check found points that disagree: read them on every window from now on.
+            self._suspect |= {self.points.index(p) for p in verdict.changed}
         if verdict.status == "commit":
             if not allow_commit:
                 return []
-            return [self._commit(verdict.moves, timestamp, {
+            event = self._commit(verdict.moves, timestamp, {
                 "margin": round(verdict.margin, 2), "changed": [list(p) for p in verdict.changed],
                 "hand_left": self.last_motion,
-                "alternatives": [[str(m) for m in alt] for alt in verdict.alternatives]})]
+                "alternatives": [[str(m) for m in alt] for alt in verdict.alternatives]})
+            if self._evidence is not None:
+                again = inf.decide(self.board, self._evidence, max_plies=1, rules=self.rules)
+                if again.status == "none":
+                    self._legal_look()
+            return [event]
         signature = (verdict.status, tuple(verdict.points), tuple(tuple(map(str, c.moves)) for c in verdict.candidates))
         if signature == self._last_signature:
             return []
@@ -319,8 +351,8 @@ class MoveTracker:
     def _look_for_start(self, frame: np.ndarray, timestamp: float) -> list[ev.Event]:
         self._settle = _Settle()
         self._gather(frame, everything=True)
-        self._commit_window()
-        evidence = self.evidence()
+        evidence = self._window_evidence()
+        self._settle = _Settle()
         if evidence.seen.mean() < 0.9:
             return []
         if not inf.residual(evidence, self.rules.view(self.board)):
@@ -335,6 +367,7 @@ class MoveTracker:
         return []
 
     def _start(self, timestamp: float) -> None:
+        self._legal_look()
         self.started = True
         self._settled = True
         self._last_full = timestamp
