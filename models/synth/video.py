@@ -12,8 +12,9 @@ Truth JSON (the contract in the session's contracts; extra keys are additions):
   dict of the true, unshaken camera; its ``created`` is fixed so renders are reproducible).
 - ``moves``: one entry per ply, ``ply`` counted from 1, ``move`` in the game's default
   notation, ``frame_start`` (first frame with the mover's hand in view) and ``frame_done``
-  (first frame after the hand has left; the position is final). Plies made while the camera
-  was cut have both set to the first frame after the cut, and ``"cut": true``.
+  (first frame after the hand has left; the position is final), and (an addition) ``fen``,
+  the position after the ply. Plies made while the camera was cut have both frames set to
+  the first frame after the cut, and ``"cut": true``.
 - ``illegal``: for each injected illegal move, ``after_ply`` (it is made after that many plies),
   ``frame_start``, ``frame_done`` (hand gone, the wrong move stands), ``frame_restored``
   (hand gone again, the piece is back), ``from`` and ``to`` as point names.
@@ -22,7 +23,8 @@ Truth JSON (the contract in the session's contracts; extra keys are additions):
   ``resume_frame``, the file frame where the picture comes back.
 - ``cut_frames``: how many frames were left out. Every other frame index counts frames as
   written in the file.
-- additions: ``seed``, ``split``, ``codec``, ``frames`` (written), ``final_fen``, ``version``.
+- additions: ``seed``, ``split``, ``codec``, ``frames`` (written), ``final_fen``, ``referee``
+  (Commander Chess referee mode, needed by ``$`` turns), ``version``.
 
 Seeds: a video's randomness comes from ``random.Random(f"banco-video:{seed}")``, a stream no
 training run draws from (training seeds feed ``random.Random(int)``). By convention the
@@ -534,7 +536,7 @@ def render_game(game: str, moves: Sequence[str], out_dir: Path, *, seed: int, st
             _settle(stage, after, director.sizes)
             director.sizes = None
             start, done = director.span()
-            entry = {"ply": number, "move": text, "frame_start": start, "frame_done": done}
+            entry = {"ply": number, "move": text, "frame_start": start, "frame_done": done, "fen": board.fen()}
             truth_moves.append(entry)
             if director.cutting:
                 entry["cut"] = True

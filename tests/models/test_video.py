@@ -60,6 +60,7 @@ def test_truth_moves_replay_with_the_engine(rendered, xiangqi_moves):
         move = variant.parse_move(board, entry["move"])
         assert variant.notation().format(board, move) == entry["move"] == given
         board.push(move)
+        assert entry["fen"] == board.fen()
     assert board.fen() == truth["final_fen"]
 
 
