@@ -91,10 +91,11 @@ class Light:
         self._y = ys / (self.low[1] - 1) - 0.5
         self._next_shadow = rng.uniform(5, 40)
 
-    def gain(self, seconds: float) -> np.ndarray:
-        """The per-pixel gain of this moment, ×128, as a full-size uint8 BGR image."""
-        level = self.exposure * (1 + sum(a * math.sin(math.tau * seconds / period + phase)
-                                         for a, period, phase in self.waves))
+    def gain(self, seconds: float, auto: float = 1.0) -> np.ndarray:
+        """The per-pixel gain of this moment, ×128, as a full-size uint8 BGR image; `auto` is
+        the camera's own exposure correction."""
+        level = auto * self.exposure * (1 + sum(a * math.sin(math.tau * seconds / period + phase)
+                                                for a, period, phase in self.waves))
         angle = self.ramp_angle + self.ramp_turn * seconds
         ramp = 1 + self.ramp_strength * (self._x * math.cos(angle) + self._y * math.sin(angle))
         if seconds >= self._next_shadow:
@@ -175,6 +176,8 @@ class Stage:
         self._noise_up = np.clip(np.abs(noise_rng.normal(0, self.noise_level, bank_shape)), 0, 255).astype(np.uint8)
         self._noise_down = np.clip(np.abs(noise_rng.normal(0, self.noise_level, bank_shape)), 0, 255).astype(np.uint8)
         self._frame_rng = random.Random(rng.getrandbits(32))
+        self.auto_exposure = rng.choice([0.0, rng.uniform(-0.1, 0.1)])
+        self._auto = 1.0
 
     # ------------------------------------------------------------------ set-up
     def _camera(self, rng: random.Random) -> np.ndarray:
@@ -344,8 +347,13 @@ class Stage:
             self._draw_carried(image, carried, dx, dy)
         if hand is not None:
             self.draw_hand(image, hand, (dx, dy))
-        if self._gain is None or index % 3 == 0:
-            self._gain = self.light.gain(index / self.fps)
+        # Auto-exposure: a hand or a sleeve in view makes the camera re-expose, with a lag.
+        target = 1.0 + (self.auto_exposure if hand is not None and self.hand_visible(hand) else 0.0)
+        lag = 1 - math.exp(-1.0 / (0.6 * self.fps))
+        previous = self._auto
+        self._auto += (target - self._auto) * lag
+        if self._gain is None or index % 3 == 0 or abs(self._auto - previous) > 0.003:
+            self._gain = self.light.gain(index / self.fps, self._auto)
         image = cv2.multiply(image, self._gain, scale=1 / 128)
         rng = self._frame_rng
         k, nx, ny = rng.randrange(3), rng.randrange(32), rng.randrange(32)

@@ -12,8 +12,9 @@ Truth JSON (the contract in the session's contracts; extra keys are additions):
   dict of the true, unshaken camera; its ``created`` is fixed so renders are reproducible).
 - ``moves``: one entry per ply, ``ply`` counted from 1, ``move`` in the game's default
   notation, ``frame_start`` (first frame with the mover's hand in view) and ``frame_done``
-  (first frame after the hand has left; the position is final). Plies made while the camera
-  was cut have both set to the first frame after the cut, and ``"cut": true``.
+  (first frame after the hand has left; the position is final), and (an addition) ``fen``,
+  the position after the ply. Plies made while the camera was cut have both frames set to
+  the first frame after the cut, and ``"cut": true``.
 - ``illegal``: for each injected illegal move, ``after_ply`` (it is made after that many plies),
   ``frame_start``, ``frame_done`` (hand gone, the wrong move stands), ``frame_restored``
   (hand gone again, the piece is back), ``from`` and ``to`` as point names.
@@ -22,7 +23,8 @@ Truth JSON (the contract in the session's contracts; extra keys are additions):
   ``resume_frame``, the file frame where the picture comes back.
 - ``cut_frames``: how many frames were left out. Every other frame index counts frames as
   written in the file.
-- additions: ``seed``, ``split``, ``codec``, ``frames`` (written), ``final_fen``, ``version``.
+- additions: ``seed``, ``split``, ``codec``, ``frames`` (written), ``final_fen``, ``referee``
+  (Commander Chess referee mode, needed by ``$`` turns), ``version``.
 
 Seeds: a video's randomness comes from ``random.Random(f"banco-video:{seed}")``, a stream no
 training run draws from (training seeds feed ``random.Random(int)``). By convention the
@@ -534,7 +536,7 @@ def render_game(game: str, moves: Sequence[str], out_dir: Path, *, seed: int, st
             _settle(stage, after, director.sizes)
             director.sizes = None
             start, done = director.span()
-            entry = {"ply": number, "move": text, "frame_start": start, "frame_done": done}
+            entry = {"ply": number, "move": text, "frame_start": start, "frame_done": done, "fen": board.fen()}
             truth_moves.append(entry)
             if director.cutting:
                 entry["cut"] = True
@@ -684,3 +686,43 @@ def random_fps(seed: int) -> float:
 
 __all__ = ["RenderError", "RenderedGame", "appearance", "cache_dir", "cached_game", "plan_ply", "random_fps",
            "render_game"]
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """``python -m models.synth.video --game xiangqi --plies 40 --seed 1000 --out videos/``:
+    render a random game (or the moves of a file, one per line) with its truth JSON."""
+    import argparse
+
+    from rich.progress import Progress
+
+    from models.synth.playout import random_game
+
+    parser = argparse.ArgumentParser(description="Render a game video and its ground truth.")
+    parser.add_argument("--game", default="xiangqi")
+    parser.add_argument("--plies", type=int, default=None, help="random game length (default: the suite's)")
+    parser.add_argument("--moves", type=Path, default=None, help="a file of moves, one per line")
+    parser.add_argument("--seed", type=int, default=1000)
+    parser.add_argument("--fps", type=float, default=None, help="default: 10–30 drawn from the seed")
+    parser.add_argument("--size", default="1280x720")
+    parser.add_argument("--split", default="test", choices=["train", "test"])
+    parser.add_argument("--illegal-after", type=int, nargs="*", default=[])
+    parser.add_argument("--unseen", type=int, nargs="*", default=[])
+    parser.add_argument("--out", type=Path, default=Path("."))
+    args = parser.parse_args(argv)
+    if args.moves is not None:
+        moves = [line.strip() for line in args.moves.read_text(encoding="utf-8").splitlines() if line.strip()]
+    else:
+        moves = random_game(args.game, args.plies, seed=args.seed)
+    width, height = (int(v) for v in args.size.lower().split("x"))
+    with Progress() as bar:
+        task = bar.add_task(f"{args.game}, {len(moves)} plies", total=None)
+        rendered = render_game(args.game, moves, args.out, seed=args.seed,
+                               fps=args.fps if args.fps is not None else random_fps(args.seed),
+                               size=(width, height), split=args.split, illegal_after=args.illegal_after,
+                               unseen=args.unseen, progress=lambda done, total: bar.update(task, completed=done,
+                                                                                          total=total))
+    print(f"{rendered.video} ({rendered.truth_data['frames']} frames), truth: {rendered.truth}")
+
+
+if __name__ == "__main__":
+    main()

@@ -60,6 +60,7 @@ def test_truth_moves_replay_with_the_engine(rendered, xiangqi_moves):
         move = variant.parse_move(board, entry["move"])
         assert variant.notation().format(board, move) == entry["move"] == given
         board.push(move)
+        assert entry["fen"] == board.fen()
     assert board.fen() == truth["final_fen"]
 
 
@@ -214,3 +215,11 @@ def test_doctests_of_the_video_helpers():
     from models.synth import playout
 
     assert doctest.testmod(playout).failed == 0
+
+
+def test_command_line_renders_a_random_game(tmp_path, capsys):
+    video_module.main(["--game", "xiangqi", "--plies", "2", "--seed", "4", "--fps", "10", "--size", "320x180",
+                       "--out", str(tmp_path)])
+    truth = json.loads((tmp_path / "xiangqi-4.json").read_text(encoding="utf-8"))
+    assert len(truth["moves"]) == 2 and truth["fps"] == 10 and truth["size"] == [320, 180]
+    assert "xiangqi-4" in capsys.readouterr().out
