@@ -99,7 +99,8 @@ def watch(
         "--leds", help="LED board: serial port, socket:// URL, sim, or wled:udp://HOST / wled:/dev/ttyUSB0")] = None,
     server: Annotated[str | None, typer.Option("--server", help="record on this banco server instead")] = None,
     station_key: Annotated[str | None, typer.Option("--station-key", help="the board's key (with --server)")] = None,
-    game_id: Annotated[int | None, typer.Option("--game-id", help="the game on the server (with --server)")] = None,
+    game_id: Annotated[int | None, typer.Option(
+        "--game-id", help="the game on the server (with --server), or a game to resume in the local record")] = None,
     white: Annotated[str, typer.Option(help="Red/White player's name")] = "",
     black: Annotated[str, typer.Option(help="Black/Blue player's name")] = "",
     host: Annotated[str, typer.Option(help="embedded server: address to listen on")] = "127.0.0.1",
@@ -109,22 +110,27 @@ def watch(
 ) -> None:
     """Watch a real board: the camera's moves recorded live, with clock and LEDs when present."""
     from hardware.clock import TimeControl
+    from server.station.embedded import free_port, serve_with_station
     from server.station.orchestrator import Station
     from vision.detector import Detector
     from vision.tracker import MoveTracker
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
+    app = settings = None
     try:
         variant = games.get(game)
         control = TimeControl.parse(time_control) if time_control else None
         if server and not (station_key and game_id):
             raise BancoError("--server needs --station-key KEY and --game-id N (the referee gives both)")
-        if (station_key or game_id) and not server:
-            raise BancoError("--station-key and --game-id go with --server URL")
+        if station_key and not server:
+            raise BancoError("--station-key goes with --server URL")
         spec = camera_spec(camera)
+        if not server:
+            app, settings, game_id, resumed = _embedded_record(variant, game_id, database, control, white, black)
+            port = free_port(host, port)
         cal = _calibration(variant, calibration, spec)
         detector = Detector(variant.name, cal)
-    except ValueError as error:
+    except (ValueError, OSError) as error:
         _fail(str(error))
 
     def make_station(target, resumed: bool):
@@ -156,28 +162,34 @@ def watch(
             _fail(str(error))
         return
 
-    from server.app import create_app
-    from server.config import Settings
-    from server.station.embedded import free_port, open_game, serve_with_station
     from server.station.target import EmbeddedTarget
 
-    try:
-        settings = Settings.from_env(database_url=database)
-        app = create_app(settings)
-        new_id, _key = open_game(app.state.recorder, variant.name, white=white, black=black, control=control)
-        port = free_port(host, port)
-    except (ValueError, OSError) as error:
-        _fail(str(error))
-
     def ready(url: str) -> None:
-        typer.echo(f"referee console: {url}/console/{new_id}  (token {settings.referee_token})")
-        typer.echo(f"live page: {url}/games/{new_id}")
+        typer.echo(f"referee console: {url}/console/{game_id}  (token {settings.referee_token})")
+        typer.echo(f"live page: {url}/games/{game_id}")
 
     try:
-        asyncio.run(serve_with_station(app, lambda: make_station(EmbeddedTarget(app, new_id), False),
+        asyncio.run(serve_with_station(app, lambda: make_station(EmbeddedTarget(app, game_id), resumed),
                                        host=host, port=port, on_ready=ready))
     except KeyboardInterrupt:
         pass
+
+
+def _embedded_record(variant, game_id: int | None, database: str | None, control, white: str, black: str):
+    """This process's record: a new game, or `game_id` to carry on after a restart."""
+    from server.app import create_app
+    from server.config import Settings
+    from server.station.embedded import open_game
+
+    settings = Settings.from_env(database_url=database)
+    app = create_app(settings)
+    if game_id is None:
+        game_id, _key = open_game(app.state.recorder, variant.name, white=white, black=black, control=control)
+        return app, settings, game_id, False
+    row = app.state.recorder.get_game(game_id)
+    if row.variant != variant.name:
+        raise BancoError(f"game {game_id} is {row.variant}, not {variant.name}")
+    return app, settings, game_id, bool(app.state.recorder.snapshot(game_id)["ply"])
 
 
 def demo(

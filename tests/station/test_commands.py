@@ -22,6 +22,7 @@ def banco(*args):
     (["watch", "--game", "chess"], "chess"),
     (["watch", "--camera", "0", "--server", "http://127.0.0.1:9"], "--station-key"),
     (["watch", "--camera", "0", "--station-key", "k"], "--server"),
+    (["watch", "--camera", "0", "--game-id", "77", "--database", "sqlite://"], "no game with id 77"),
     (["watch", "--camera", "0", "--time", "15 minutes"], "15 minutes"),
     (["demo", "--speed", "-1"], "--speed"),
     (["demo", "--plies", "0"], "--plies"),
