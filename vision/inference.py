@@ -384,6 +384,8 @@ def decide(board: Board, evidence: Evidence, *, max_plies: int = 3, margin: floa
     gap = top.score - runner_score
     clean = not residual(evidence, top.view)
     if clean and not top.moves:
+        if unseen:
+            return Verdict("occluded", points=unseen, changed=changed, margin=gap)
         return Verdict("none", changed=changed, margin=gap)
     if clean and gap >= margin:
         same_position = {h.fen for h in best if len(h.moves) == len(top.moves)}
