@@ -90,6 +90,7 @@ class FrameSource:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.dropped = 0  # live frames replaced before anyone read them
+        self._stream: Iterator[tuple[np.ndarray, float]] | None = None
         if not self.live:
             path = Path(str(spec))
             if not path.is_file():
@@ -225,7 +226,10 @@ class FrameSource:
 
     # ------------------------------------------------------------------ both
     def __iter__(self) -> Iterator[tuple[np.ndarray, float]]:
-        return self._live_frames() if self.live else self._file_frames()
+        # One stream per source: a second loop goes on where the first one stopped.
+        if self._stream is None:
+            self._stream = self._live_frames() if self.live else self._file_frames()
+        return self._stream
 
     def close(self) -> None:
         self._stop.set()

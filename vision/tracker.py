@@ -112,6 +112,7 @@ class MoveTracker:
         self._press_pending = False
         self._pending_penalty: list = []
         self.frames = 0
+        self._last_frame: np.ndarray | None = None
         self.classified_crops = 0
         self._fast = hasattr(detector, "extractor") and hasattr(detector, "classifier")
         if self._fast:
@@ -122,6 +123,7 @@ class MoveTracker:
     def feed(self, frame: np.ndarray, timestamp: float) -> list[ev.Event]:
         """Process one frame; returns the events it caused (often none)."""
         self.frames += 1
+        self._last_frame = frame
         out: list[ev.Event] = []
         moving = self._motion(frame)
         if moving:
@@ -166,6 +168,14 @@ class MoveTracker:
             self._press_pending = True
             return []
         return self._judge(timestamp, allow_commit=True)
+
+    def finish(self, timestamp: float) -> list[ev.Event]:
+        """The stream ended (end of a file): judge what the last frames show, still or not."""
+        frame = self._last_frame
+        if frame is None or not self.started or self._settled:
+            return []
+        self._gather(frame)
+        return self._conclude(frame, timestamp)
 
     def reset(self, board: Board) -> None:
         """The record changed outside the camera (a referee's correction): track from `board`."""
