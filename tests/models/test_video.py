@@ -62,6 +62,7 @@ def test_truth_moves_replay_with_the_engine(rendered, xiangqi_moves):
         board.push(move)
         assert entry["fen"] == board.fen()
     assert board.fen() == truth["final_fen"]
+    assert truth["repaired_plies"] == []  # the hands alone brought the board to each position
 
 
 def test_frame_numbers_are_in_order_and_inside_the_file(rendered):

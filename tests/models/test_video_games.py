@@ -79,6 +79,7 @@ def test_commander_special_turns(tmp_path, commander_game, op):
         before_board, text))]
     move = truth["moves"][0]
     assert move["frame_start"] < move["frame_done"] < truth["frames"]
+    assert truth["repaired_plies"] == []
     if op == "$":  # across the water and back: nothing changes, the turn passes
         assert seen("commander", after_board) == seen("commander", before_board)
         assert after_board.turn is not before_board.turn
@@ -123,4 +124,5 @@ def test_cotoan_game_with_captures(tmp_path):
         board.push(variant.parse_move(board, text))
     assert rendered.truth_data["final_fen"] == board.fen()
     assert len(rendered.truth_data["illegal"]) == 1
+    assert rendered.truth_data["repaired_plies"] == []
     assert_pixels_follow_the_board(rendered, before_board, board, "cotoan")
