@@ -485,6 +485,24 @@ def _owner(game: str, board, point: Point):
     return piece.color
 
 
+def check_schedule(plies: int, unseen: Sequence[int], illegal_after: Sequence[int]) -> tuple[list[int], list[int]]:
+    """The sorted unseen firsts and illegal-move plies, or a `RenderError` naming the conflict."""
+    unseen_set = sorted(set(int(k) for k in unseen))
+    for k in unseen_set:
+        if not 1 <= k < plies:
+            raise RenderError(f"unseen ply {k} needs plies {k} and {k + 1} among the {plies} played")
+    cut_plies = {k for first in unseen_set for k in (first, first + 1)}
+    if len(cut_plies) != 2 * len(unseen_set):
+        raise RenderError(f"unseen pairs overlap: {unseen_set}")
+    illegal_set = sorted(set(int(k) for k in illegal_after))
+    for k in illegal_set:
+        if not 0 <= k <= plies:
+            raise RenderError(f"illegal_after {k} is outside 0–{plies}")
+        if k in unseen_set:
+            raise RenderError(f"illegal_after {k} falls inside an unseen pair")
+    return unseen_set, illegal_set
+
+
 def _new_board(variant, fen: str | None, referee: bool):
     """A board at `fen`; in referee mode (Commander Chess §6.5) when the moves need it."""
     if referee:
@@ -516,19 +534,7 @@ def render_game(game: str, moves: Sequence[str], out_dir: Path, *, seed: int, st
         parsed.append((move, variant.notation().format(replay, move)))
         replay.push(move)
     plies = len(parsed)
-    unseen_set = sorted(set(int(k) for k in unseen))
-    for k in unseen_set:
-        if not 1 <= k < plies:
-            raise RenderError(f"unseen ply {k} needs plies {k} and {k + 1} among the {plies} played")
-    cut_plies = {k for first in unseen_set for k in (first, first + 1)}
-    if len(cut_plies) != 2 * len(unseen_set):
-        raise RenderError(f"unseen pairs overlap: {unseen_set}")
-    illegal_set = sorted(set(int(k) for k in illegal_after))
-    for k in illegal_set:
-        if not 0 <= k <= plies:
-            raise RenderError(f"illegal_after {k} is outside 0–{plies}")
-        if k in cut_plies and k + 1 in cut_plies:
-            raise RenderError(f"illegal_after {k} falls inside an unseen pair")
+    unseen_set, illegal_set = check_schedule(plies, unseen, illegal_after)
 
     rng = random.Random(f"banco-video:{seed}")
     stage = Stage(game, random.Random(rng.getrandbits(64)), size, fps, split)
@@ -736,13 +742,47 @@ def cached_game(game: str, moves: Sequence[str], *, seed: int, start_fen: str | 
     return RenderedGame(final / rendered.video.name, truth, data)
 
 
+def game_suite(game: str, count: int = 10, first_seed: int = 1000, plies: int | None = None, illegal: int = 1,
+               unseen: int = 1, penalties: float | None = None) -> list[dict]:
+    """Keyword arguments of `render_game` / `cached_game` for `count` test games of `game`:
+    random games (`models.synth.playout.random_game`, the suite's length by default), a frame
+    rate of 10–30 fps, `illegal` injected wrong moves and `unseen` cut pairs of plies, all
+    drawn from the seed. Seeds from 1000 up are the benchmarks' and acceptance suites' (the
+    module's docstring); Commander Chess games include the referee's put-back crossings
+    (`penalties`, 3 % of turns by default).
+    """
+    from models.synth.playout import random_game
+
+    games.get(game)
+    if penalties is None:
+        penalties = 0.03 if game == "commander" else 0.0
+    suite = []
+    for seed in range(first_seed, first_seed + count):
+        rng = random.Random(f"banco-suite:{game}:{seed}")
+        moves = random_game(game, plies, seed=seed, penalties=penalties)
+        last = len(moves)
+        firsts: list[int] = []
+        while len(firsts) < unseen and last > 4:
+            k = rng.randrange(2, last)
+            if all(abs(k - other) > 2 for other in firsts):
+                firsts.append(k)
+        afters: list[int] = []
+        while len(afters) < illegal and last > 2:
+            k = rng.randrange(1, last)
+            if k not in firsts and k not in afters:
+                afters.append(k)
+        suite.append({"game": game, "moves": moves, "seed": seed, "fps": random_fps(seed), "split": "test",
+                      "illegal_after": sorted(afters), "unseen": sorted(firsts)})
+    return suite
+
+
 def random_fps(seed: int) -> float:
     """A frame rate between 10 and 30 fps, as cameras and phones record, drawn from `seed`."""
     return float(random.Random(f"banco-fps:{seed}").choice([10, 12, 15, 15, 20, 24, 25, 30, 30]))
 
 
-__all__ = ["RenderError", "RenderedGame", "appearance", "cache_dir", "cached_game", "plan_ply", "random_fps",
-           "render_game"]
+__all__ = ["RenderError", "RenderedGame", "appearance", "cache_dir", "cached_game", "game_suite", "plan_ply",
+           "random_fps", "render_game"]
 
 
 def main(argv: Sequence[str] | None = None) -> None:
