@@ -21,10 +21,20 @@ from games import Color
 
 # What the acceptance suite calls "80 moves": plies for Xiangqi (two per move), turns elsewhere.
 DEFAULT_PLIES = {"xiangqi": 160, "commander": 80, "cotoan": 80}
+# How much more often a capture is chosen than a quiet move: Cờ Toán's captures need a ready
+# pair of pieces and are rare among hundreds of quiet moves, so they get a strong pull.
+CAPTURE_PULL = {"xiangqi": 4.0, "commander": 4.0, "cotoan": 40.0}
 
 
 class PlayoutError(ValueError):
     """No game of the asked length could be played from these settings."""
+
+
+def _owner(board, point) -> Color | None:
+    piece = board.piece_at(point)
+    if not piece:
+        return None
+    return piece.color if hasattr(piece, "color") else piece[0].color  # a Commander stack: its carrier
 
 
 def _forward(move, color: Color) -> int:
@@ -32,15 +42,29 @@ def _forward(move, color: Color) -> int:
     return step if color is Color.WHITE else -step
 
 
+def _board(variant, fen: str | None, referee: bool):
+    if referee:
+        return variant.board_class(fen or variant.starting_fen, referee=True)
+    return variant.board(fen) if fen is not None else variant.board()
+
+
 def random_game(game: str, plies: int | None = None, seed: int = 0, start_fen: str | None = None,
-                attempts: int = 20) -> list[str]:
-    """A legal game of `plies` plies (default: `DEFAULT_PLIES`), the same for the same seed."""
+                attempts: int = 20, penalties: float = 0.0) -> list[str]:
+    """A legal game of `plies` plies (default: `DEFAULT_PLIES`), the same for the same seed.
+
+    Commander Chess only: with probability `penalties` a turn is a heavy piece crossing deep
+    water that the referee puts back (§6.5, a ``$`` turn: nothing changes, the turn passes).
+    """
     variant = games.get(game)
+    referee = penalties > 0
+    if referee and variant.name != "commander":
+        raise PlayoutError("penalty turns exist only in Commander Chess (referee mode)")
     plies = DEFAULT_PLIES.get(variant.name, 80) if plies is None else plies
     notation = variant.notation()
+    pull = CAPTURE_PULL.get(variant.name, 4.0)
     rng = random.Random(f"banco-playout:{game}:{seed}")
     for _ in range(attempts):
-        board = variant.board(start_fen) if start_fen is not None else variant.board()
+        board = _board(variant, start_fen, referee)
         written: list[str] = []
         last_from: dict[Color, tuple] = {}
         while len(written) < plies:
@@ -48,11 +72,19 @@ def random_game(game: str, plies: int | None = None, seed: int = 0, start_fen: s
             if not legal:
                 break
             mover = board.turn
+            if referee and rng.random() < penalties:
+                crossings = board.penalty_turns()
+                if crossings:
+                    move = rng.choice(crossings)
+                    written.append(notation.format(board, move))
+                    board.push(move)
+                    continue
             weights = []
             for move in legal:
                 weight = 1.0
-                if board.piece_at(move.to_point) is not None:
-                    weight *= 4.0
+                owner = _owner(board, move.to_point)
+                if owner is not None:
+                    weight *= pull if owner is not mover else 0.5
                 weight *= 1.0 + 0.25 * max(0, _forward(move, mover))
                 if last_from.get(mover) == (move.to_point, move.from_point):
                     weight *= 0.05  # straight back: the board would look as if nothing happened

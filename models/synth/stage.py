@@ -40,6 +40,7 @@ class Disc:
     alpha: np.ndarray  # h×w×1 float32 in 0..1
     side: tuple[int, int, int]  # BGR of the disc's edge
     offset_mm: tuple[float, float] = (0.0, 0.0)
+    discs: int = 1  # a Commander Chess stack: this disc on top of discs - 1 others
 
 
 @dataclass
@@ -90,10 +91,11 @@ class Light:
         self._y = ys / (self.low[1] - 1) - 0.5
         self._next_shadow = rng.uniform(5, 40)
 
-    def gain(self, seconds: float) -> np.ndarray:
-        """The per-pixel gain of this moment, ×128, as a full-size uint8 BGR image."""
-        level = self.exposure * (1 + sum(a * math.sin(math.tau * seconds / period + phase)
-                                         for a, period, phase in self.waves))
+    def gain(self, seconds: float, auto: float = 1.0) -> np.ndarray:
+        """The per-pixel gain of this moment, ×128, as a full-size uint8 BGR image; `auto` is
+        the camera's own exposure correction."""
+        level = auto * self.exposure * (1 + sum(a * math.sin(math.tau * seconds / period + phase)
+                                                for a, period, phase in self.waves))
         angle = self.ramp_angle + self.ramp_turn * seconds
         ramp = 1 + self.ramp_strength * (self._x * math.cos(angle) + self._y * math.sin(angle))
         if seconds >= self._next_shadow:
@@ -163,7 +165,7 @@ class Stage:
         self._warped_layer: np.ndarray | None = None
         self._gain: np.ndarray | None = None
         self.light = Light(random.Random(rng.getrandbits(32)), self.size, fps)
-        self.shake_sigma = rng.uniform(0.2, 0.9)  # px
+        self.shake_sigma = rng.uniform(0.05, 0.25)  # px per frame: a tripod on a table
         self._shake = np.zeros(2)
         self._bump = 0.0
         self.players = [self._player(rng) for _ in range(2)]
@@ -174,6 +176,8 @@ class Stage:
         self._noise_up = np.clip(np.abs(noise_rng.normal(0, self.noise_level, bank_shape)), 0, 255).astype(np.uint8)
         self._noise_down = np.clip(np.abs(noise_rng.normal(0, self.noise_level, bank_shape)), 0, 255).astype(np.uint8)
         self._frame_rng = random.Random(rng.getrandbits(32))
+        self.auto_exposure = rng.choice([0.0, rng.uniform(-0.1, 0.1)])
+        self._auto = 1.0
 
     # ------------------------------------------------------------------ set-up
     def _camera(self, rng: random.Random) -> np.ndarray:
@@ -190,7 +194,7 @@ class Stage:
             if np.any(px[2] <= 0):
                 continue
             reach = np.abs(px[:2] / px[2] - centre[:, None]) / room[:, None]
-            zoom = 1.0 / max(1.0, float(reach.max()))
+            zoom = rng.uniform(0.8, 1.0) / float(reach.max())  # the board fills much of the picture
             homography = np.array([[zoom, 0, (1 - zoom) * centre[0]], [0, zoom, (1 - zoom) * centre[1]],
                                    [0, 0, 1]]) @ homography
             return homography / homography[2, 2]
@@ -204,7 +208,7 @@ class Stage:
                 "sleeve": tuple(float(v) for v in sleeve), "width_mm": rng.uniform(75, 100),
                 "bare": rng.random() < 0.3}
 
-    def new_disc(self, label: str) -> Disc:
+    def new_disc(self, label: str, discs: int = 1) -> Disc:
         """A piece of the set: same material for all, its glyph turned as it happens to lie."""
         if label not in self._sprite_cache:
             # One seed for the whole set: every piece shares its material and ink family.
@@ -219,7 +223,7 @@ class Stage:
         d = colour.shape[0]
         turn = cv2.getRotationMatrix2D((d / 2 - 0.5, d / 2 - 0.5), self.rng.uniform(0, 360), 1.0)
         colour = cv2.warpAffine(colour, turn, (d, d), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        return Disc(label, colour, alpha, side, self.jitter())
+        return Disc(label, colour, alpha, side, self.jitter(), discs)
 
     def jitter(self) -> tuple[float, float]:
         """Pieces stand near, not exactly on, their point."""
@@ -227,8 +231,8 @@ class Stage:
         return (self.rng.gauss(0, 0.05) * pitch, self.rng.gauss(0, 0.05) * pitch)
 
     # ------------------------------------------------------------------ the board
-    def set_position(self, labels: dict[Point, str]) -> None:
-        self.pieces = {point: self.new_disc(label) for point, label in labels.items()}
+    def set_position(self, labels: dict[Point, str], sizes: dict[Point, int] | None = None) -> None:
+        self.pieces = {point: self.new_disc(label, (sizes or {}).get(point, 1)) for point, label in labels.items()}
         self.changed()
 
     def changed(self) -> None:
@@ -268,7 +272,8 @@ class Stage:
 
     def _stamp(self, canvas: np.ndarray, disc: Disc, x: float, y: float, z: float) -> tuple[int, int, int, int]:
         """Draw a thick disc whose base centre is (x, y) mm at height z; returns the touched box."""
-        heights = z + self.height_mm * np.linspace(0, 1, SIDE_STEPS + 1)
+        steps = SIDE_STEPS * disc.discs
+        heights = z + self.height_mm * disc.discs * np.linspace(0, 1, steps + 1)
         xyz = np.column_stack([np.full_like(heights, x), np.full_like(heights, y), heights])
         centres = self._sheet_of(xyz)
         scale = 1.0
@@ -281,7 +286,7 @@ class Stage:
         px = centres * to_canvas[0, 0] + to_canvas[:2, 2]
         h, w = canvas.shape[:2]
         for i, (cx, cy) in enumerate(px[:-1]):
-            shade = 0.8 + 0.2 * i / SIDE_STEPS
+            shade = 0.8 + 0.2 * (i % SIDE_STEPS) / SIDE_STEPS  # darker low on each disc: seams
             colour = tuple(c * shade for c in disc.side)
             cv2.circle(canvas, (round(cx * 4), round(cy * 4)), round(radius_px * 0.985 * 4), colour, -1,
                        cv2.LINE_AA, shift=2)
@@ -342,8 +347,13 @@ class Stage:
             self._draw_carried(image, carried, dx, dy)
         if hand is not None:
             self.draw_hand(image, hand, (dx, dy))
-        if self._gain is None or index % 3 == 0:
-            self._gain = self.light.gain(index / self.fps)
+        # Auto-exposure: a hand or a sleeve in view makes the camera re-expose, with a lag.
+        target = 1.0 + (self.auto_exposure if hand is not None and self.hand_visible(hand) else 0.0)
+        lag = 1 - math.exp(-1.0 / (0.6 * self.fps))
+        previous = self._auto
+        self._auto += (target - self._auto) * lag
+        if self._gain is None or index % 3 == 0 or abs(self._auto - previous) > 0.003:
+            self._gain = self.light.gain(index / self.fps, self._auto)
         image = cv2.multiply(image, self._gain, scale=1 / 128)
         rng = self._frame_rng
         k, nx, ny = rng.randrange(3), rng.randrange(32), rng.randrange(32)
@@ -387,9 +397,9 @@ class Stage:
     def _shake_offset(self) -> tuple[int, int]:
         """A smooth wander of the mount, in whole pixels, drifting back to rest."""
         rng = self._frame_rng
-        sigma = self.shake_sigma * (1 + 3 * self._bump)
-        self._bump *= 0.8
-        self._shake = 0.8 * self._shake + np.array([rng.gauss(0, sigma), rng.gauss(0, sigma)])
+        sigma = self.shake_sigma * (1 + 8 * self._bump)
+        self._bump *= 0.75
+        self._shake = 0.93 * self._shake + np.array([rng.gauss(0, sigma), rng.gauss(0, sigma)])
         self._shake = np.clip(self._shake, -SHAKE_PAD, SHAKE_PAD)
         return int(round(self._shake[0])), int(round(self._shake[1]))
 

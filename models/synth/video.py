@@ -12,8 +12,9 @@ Truth JSON (the contract in the session's contracts; extra keys are additions):
   dict of the true, unshaken camera; its ``created`` is fixed so renders are reproducible).
 - ``moves``: one entry per ply, ``ply`` counted from 1, ``move`` in the game's default
   notation, ``frame_start`` (first frame with the mover's hand in view) and ``frame_done``
-  (first frame after the hand has left; the position is final). Plies made while the camera
-  was cut have both set to the first frame after the cut, and ``"cut": true``.
+  (first frame after the hand has left; the position is final), and (an addition) ``fen``,
+  the position after the ply. Plies made while the camera was cut have both frames set to
+  the first frame after the cut, and ``"cut": true``.
 - ``illegal``: for each injected illegal move, ``after_ply`` (it is made after that many plies),
   ``frame_start``, ``frame_done`` (hand gone, the wrong move stands), ``frame_restored``
   (hand gone again, the piece is back), ``from`` and ``to`` as point names.
@@ -22,7 +23,10 @@ Truth JSON (the contract in the session's contracts; extra keys are additions):
   ``resume_frame``, the file frame where the picture comes back.
 - ``cut_frames``: how many frames were left out. Every other frame index counts frames as
   written in the file.
-- additions: ``seed``, ``split``, ``codec``, ``frames`` (written), ``final_fen``, ``version``.
+- additions: ``seed``, ``split``, ``codec``, ``frames`` (written), ``final_fen``, ``referee``
+  (Commander Chess referee mode, needed by ``$`` turns), ``repaired_plies`` (plies after
+  which the stage had to be corrected to match the engine: a choreography bug, empty in
+  every test), ``version``.
 
 Seeds: a video's randomness comes from ``random.Random(f"banco-video:{seed}")``, a stream no
 training run draws from (training seeds feed ``random.Random(int)``). By convention the
@@ -51,6 +55,7 @@ import games
 from calibration import profile
 from games import Color, Point
 from models.synth.stage import Carried, Disc, HandPose, Stage
+from vision.classes import EMPTY, appearance
 
 VERSION = 1
 FIXED_CREATED = "2000-01-01T00:00:00+00:00"
@@ -68,30 +73,21 @@ class RenderError(ValueError):
 
 
 # ---------------------------------------------------------------------------- appearance
-def appearance(game: str, board) -> dict[Point, str]:
-    """The class the camera should see at every point (see `vision.classes.appearance`)."""
-    from vision import classes
+def seen(game: str, board) -> dict[Point, str]:
+    """What stands where, as the camera sees it: the occupied points' classes."""
+    return {point: label for point, label in appearance(game, board).items() if label != EMPTY}
 
-    shared = getattr(classes, "appearance", None)
-    if shared is not None:
-        return shared(game, board)
-    if game != "xiangqi":
-        raise RenderError(f"no appearance for {game!r} yet: vision.classes.appearance is missing")
+
+def stack_sizes(game: str, board) -> dict[Point, int]:
+    """How many discs stand on each point holding more than one (Commander Chess stacks)."""
+    if game != "commander":
+        return {}
     out = {}
     for point in games.get(game).geometry.points():
-        piece = board.piece_at(point)
-        if piece is None:
-            out[point] = classes.EMPTY
-        else:
-            side = "red" if piece.color is Color.WHITE else "black"
-            out[point] = f"{side}_{piece.kind.name.lower()}"
+        stack = board.piece_at(point)
+        if stack and len(stack) > 1:
+            out[point] = len(stack)
     return out
-
-
-def _occupied(labels: dict[Point, str]) -> dict[Point, str]:
-    from vision.classes import EMPTY
-
-    return {point: label for point, label in labels.items() if label != EMPTY}
 
 
 # ---------------------------------------------------------------------------- the plan of a ply
@@ -103,11 +99,16 @@ class Plan:
     removals: list[Point] = field(default_factory=list)  # discs taken off the board
     vanishes: list[tuple[Point, Point]] = field(default_factory=list)  # carried onto a stack, hidden there
     reveals: dict[Point, str] = field(default_factory=dict)  # shows once the point's disc is lifted
+    unstacks: list[tuple[Point, Point, str]] = field(default_factory=list)  # a passenger taken from under
     there_and_back: tuple[Point, Point] | None = None  # nothing changes: across and put back
 
 
-def plan_ply(before: dict[Point, str], after: dict[Point, str], hint: tuple[Point, Point] | None) -> Plan:
-    """Pair what disappeared with what appeared: same label, the move's own points first, then nearest."""
+def plan_ply(before: dict[Point, str], after: dict[Point, str], hint: tuple[Point, Point] | None,
+             sizes_before: dict[Point, int] | None = None, sizes_after: dict[Point, int] | None = None) -> Plan:
+    """Pair what disappeared with what appeared: same label, the move's own points first, then nearest.
+
+    A label that appears with nothing to pair it came from under a stack that lost a disc
+    (`sizes_*`: discs per point where more than one stands, Commander Chess)."""
     removed = {p: label for p, label in before.items() if after.get(p) != label}
     added = {p: label for p, label in after.items() if before.get(p) != label}
     plan = Plan()
@@ -125,17 +126,38 @@ def plan_ply(before: dict[Point, str], after: dict[Point, str], hint: tuple[Poin
         source = min(sources, key=lambda p: (p.file - target.file) ** 2 + (p.rank - target.rank) ** 2)
         plan.carries.append((source, target))
         del removed[source], added[target]
+    plan.carries = _in_order(plan.carries)
     lifted = {source for source, _ in plan.carries}
     for point in list(removed):
-        if hint is not None and point == hint[0] and hint[1] != point:
+        if hint is not None and point == hint[0] and hint[1] != point and hint[1] in after:
             plan.vanishes.append((point, hint[1]))
             lifted.add(point)
         else:
             plan.removals.append(point)
+    sizes_before, sizes_after = sizes_before or {}, sizes_after or {}
+    shrunk = [p for p in before if p in after and sizes_before.get(p, 1) > sizes_after.get(p, 1)]
     for point, label in added.items():
+        if shrunk and point not in lifted:
+            source = min(shrunk, key=lambda p: (p.file - point.file) ** 2 + (p.rank - point.rank) ** 2)
+            plan.unstacks.append((source, point, label))
+            continue
         plan.reveals[point] = label  # a passenger seen once its carrier leaves, or a piece changing
     # A revealed label at a point nothing leaves from appears when the hand takes the capture.
     return plan
+
+
+def _in_order(carries: list[tuple[Point, Point]]) -> list[tuple[Point, Point]]:
+    """A disc leaves a point before another lands on it."""
+    ordered = list(carries)
+    for _ in range(len(ordered) ** 2):
+        for i, (_, target) in enumerate(ordered):
+            later = next((j for j in range(i + 1, len(ordered)) if ordered[j][0] == target), None)
+            if later is not None:
+                ordered.insert(i, ordered.pop(later))
+                break
+        else:
+            return ordered
+    return ordered
 
 
 # ---------------------------------------------------------------------------- the director
@@ -155,6 +177,7 @@ class _Director:
         self.last_visible: int | None = None
         self.hand: HandPose | None = None
         self.carried: list[Carried] = []
+        self.sizes: dict[Point, int] | None = None  # stack sizes once this ply is done; None: keep
         self.progress = progress
         self.expected = expected
         layout = stage.layout
@@ -226,7 +249,7 @@ class _Director:
         for index, item in enumerate(self.carried):
             item.x = hand.x + 0.3 * self.pitch * index
             item.y = hand.y + hand.side * 0.25 * self.stage.radius_mm + 0.3 * self.pitch * index
-            item.z = max(0.0, hand.z - self.stage.height_mm)
+            item.z = max(0.0, hand.z - self.tall(item.disc))
 
     def at(self, point: Point, z: float, side: int, player: int, disc: Disc | None = None) -> HandPose:
         x, y = self.stage.base_mm(point, disc)
@@ -241,20 +264,29 @@ class _Director:
         if self.hand is None:
             self.hand = self.offboard(x + self.rng.gauss(0, 80), side, player)
 
-    def pick(self, point: Point, side: int, player: int, reveal: str | None = None) -> Disc:
+    def tall(self, disc: Disc | None) -> float:
+        """The height of a disc, or of the stack it tops."""
+        return self.stage.height_mm * (disc.discs if disc is not None else 1)
+
+    def pick(self, point: Point, side: int, player: int, reveal: str | None = None,
+             uncover: Disc | None = None) -> Disc:
+        """Lift the disc on `point`; what was under it (a new disc of `reveal`, or `uncover`) shows."""
         stage = self.stage
         disc = stage.pieces[point]
-        self.travel(self.at(point, self.u(30, 70), side, player, disc), self.u(0.45, 0.9))
-        self.travel(self.at(point, stage.height_mm + 2, side, player, disc), self.u(0.12, 0.3))
+        tall = self.tall(disc)
+        self.travel(self.at(point, tall + self.u(25, 60), side, player, disc), self.u(0.45, 0.9))
+        self.travel(self.at(point, tall + 2, side, player, disc), self.u(0.12, 0.3))
         self.hold(self.u(0.04, 0.15))
         del stage.pieces[point]
         if reveal is not None:
-            stage.pieces[point] = stage.new_disc(reveal)
+            stage.pieces[point] = stage.new_disc(reveal, self.sizes.get(point, 1) if self.sizes is not None else 1)
+        elif uncover is not None:
+            stage.pieces[point] = uncover
         stage.changed()
         x, y = stage.base_mm(point, disc)
         self.carried.append(Carried(disc, x, y, 0.0))
         self._follow()
-        self.travel(self.at(point, stage.height_mm + self.u(20, 55), side, player, disc), self.u(0.12, 0.3))
+        self.travel(self.at(point, tall + self.u(20, 55), side, player, disc), self.u(0.12, 0.3))
         return disc
 
     def hover(self, side: int, player: int, near: Point) -> None:
@@ -274,11 +306,14 @@ class _Director:
         stage = self.stage
         disc = self.carried[-1].disc
         disc.offset_mm = stage.jitter()
-        here = self.at(point, stage.height_mm + self.u(20, 50), side, player, disc)
+        tall = self.tall(disc)
+        here = self.at(point, tall + self.u(20, 50), side, player, disc)
         start = self.hand
         distance = math.hypot(here.x - start.x, here.y - start.y) / self.pitch if start else 1.0
         self.travel(here, self.u(0.25, 0.5) + 0.08 * distance, lift=self.u(0, 25))
-        self.travel(self.at(point, stage.height_mm + 1, side, player, disc), self.u(0.12, 0.3))
+        self.travel(self.at(point, tall + 1, side, player, disc), self.u(0.12, 0.3))
+        if self.sizes is not None:
+            disc.discs = self.sizes.get(point, 1)
         captured = None
         if swap_out and point in stage.pieces:
             captured = stage.pieces.pop(point)
@@ -291,16 +326,34 @@ class _Director:
         self.hold(self.u(0.04, 0.12))
         if captured is not None and not keep:
             self.carried.append(Carried(captured, 0, 0, 0))
-        self.travel(self.at(point, stage.height_mm + self.u(25, 60), side, player, disc), self.u(0.1, 0.25))
+        self.travel(self.at(point, self.tall(disc) + self.u(25, 60), side, player, disc), self.u(0.1, 0.25))
         self._follow()
+
+    def unstack(self, point: Point, label: str, side: int, player: int) -> None:
+        """Slide a disc of `label` out from under the stack on `point`, which keeps its top."""
+        stage = self.stage
+        top = stage.pieces[point]
+        self.travel(self.at(point, self.tall(top) + self.u(20, 50), side, player, top), self.u(0.45, 0.9))
+        self.travel(self.at(point, stage.height_mm + 1, side, player, top), self.u(0.12, 0.3))
+        self.hold(self.u(0.1, 0.25))
+        top.discs = max(1, top.discs - 1)
+        stage.changed()
+        disc = stage.new_disc(label)
+        x, y = stage.base_mm(point, top)
+        self.carried.append(Carried(disc, x, y, 0.0))
+        self._follow()
+        self.travel(self.at(point, stage.height_mm + self.u(20, 50), side, player, top), self.u(0.12, 0.3))
 
     def tuck(self, point: Point, side: int, player: int) -> None:
         """Slide the held disc under the stack on `point`: it is carried, out of sight."""
         stage = self.stage
         top = stage.pieces.get(point)
-        self.travel(self.at(point, stage.height_mm + self.u(20, 50), side, player, top), self.u(0.3, 0.6))
-        self.travel(self.at(point, stage.height_mm + 1, side, player, top), self.u(0.12, 0.3))
+        self.travel(self.at(point, self.tall(top) + self.u(20, 50), side, player, top), self.u(0.3, 0.6))
+        self.travel(self.at(point, self.tall(top) + 1, side, player, top), self.u(0.12, 0.3))
         self.carried.pop()
+        if top is not None and self.sizes is not None:
+            top.discs = self.sizes.get(point, top.discs)
+            stage.changed()
         stage.bump(self.u(0.2, 1.0))
         self.hold(self.u(0.1, 0.3))
 
@@ -340,51 +393,57 @@ def _choreograph(director: _Director, plan: Plan, side: int, player: int, rng: r
     """Carry out a plan with one hand, in one of the orders real players use."""
     stage = director.stage
     first = (plan.carries[0][0] if plan.carries else plan.vanishes[0][0] if plan.vanishes
-             else plan.removals[0] if plan.removals else plan.there_and_back[0] if plan.there_and_back else None)
+             else plan.removals[0] if plan.removals else plan.unstacks[0][0] if plan.unstacks
+             else plan.there_and_back[0] if plan.there_and_back else None)
     if first is None:
         return
     director.enter(first, side, player)
     if plan.there_and_back is not None:  # referee mode: across the water and put back
         origin, target = plan.there_and_back
+        under = stage.pieces.get(target)  # an own piece it would have stacked on, had it been legal
         director.pick(origin, side, player)
         director.put(target, side, player, nudge=False)
         director.hold(rng.uniform(0.2, 0.6))
-        director.pick(target, side, player)
+        director.pick(target, side, player, uncover=under)
         director.put(origin, side, player, nudge=False)
         director.leave(side, player)
         return
-    main_target = plan.carries[0][1] if plan.carries else None
     removals = list(plan.removals)
-    # A piece joining its own side's piece goes on top of it (a stack), hiding it.
-    bury = (main_target in removals and stage.pieces[main_target].label.split("_")[0]
-            == stage.pieces[plan.carries[0][0]].label.split("_")[0])
-    swap = bury or (main_target in removals and rng.random() < 0.5)
-    if swap:
-        removals.remove(main_target)
+    swaps: dict[Point, bool] = {}  # carry targets whose piece leaves as the carried one lands: buried?
+    for source, target in plan.carries:
+        if target in removals:
+            # A piece joining its own side's piece goes on top of it (a stack), hiding it.
+            bury = stage.pieces[target].label.split("_")[0] == stage.pieces[source].label.split("_")[0]
+            if bury or rng.random() < 0.5:
+                removals.remove(target)
+                swaps[target] = bury
     for point in removals:  # captured pieces off the board first
         director.pick(point, side, player, reveal=plan.reveals.pop(point, None))
         director.drop_off(side, player)
-        if point != removals[-1] or plan.carries or plan.vanishes:
-            director.enter(first, side, player)
-    for index, (source, target) in enumerate(plan.carries):
+    for source, target in plan.carries:
         if director.hand is None:
             director.enter(source, side, player)
         director.pick(source, side, player, reveal=plan.reveals.pop(source, None))
         if rng.random() < 0.3:
             director.hover(side, player, target)
-        director.put(target, side, player, swap_out=swap and index == 0, keep=bury)
-        if swap and index == 0 and not bury:
+        director.put(target, side, player, swap_out=target in swaps, keep=swaps.get(target, False))
+        if target in swaps and not swaps[target]:
             director.drop_off(side, player)
     for source, target in plan.vanishes:
         if director.hand is None:
             director.enter(source, side, player)
         director.pick(source, side, player, reveal=plan.reveals.pop(source, None))
         director.tuck(target, side, player)
+    for source, target, label in plan.unstacks:  # a passenger leaves from under its carrier
+        if director.hand is None:
+            director.enter(source, side, player)
+        director.unstack(source, label, side, player)
+        director.put(target, side, player)
     for point, label in plan.reveals.items():  # a piece that changes its look in place
         if director.hand is None:
             director.enter(point, side, player)
         director.travel(director.at(point, stage.height_mm + 5, side, player), rng.uniform(0.4, 0.8))
-        stage.pieces[point] = stage.new_disc(label)
+        stage.pieces[point] = stage.new_disc(label, (director.sizes or {}).get(point, 1))
         stage.changed()
     if director.hand is not None:
         director.leave(side, player)
@@ -400,7 +459,7 @@ def _illegal_move(game: str, board, labels: dict[Point, str], rng: random.Random
     legal_results = []
     for move in board.legal_moves:
         board.push(move)
-        legal_results.append(_occupied(appearance(game, board)))
+        legal_results.append(seen(game, board))
         board.pop()
     own = [p for p in labels if _owner(game, board, p) is board.turn]
     empty = [p for p in variant.geometry.points() if p not in labels]
@@ -426,29 +485,8 @@ def _owner(game: str, board, point: Point):
     return piece.color
 
 
-def render_game(game: str, moves: Sequence[str], out_dir: Path, *, seed: int, start_fen: str | None = None,
-                fps: float = 15, size=(1280, 720), split: str = "test", illegal_after: Sequence[int] = (),
-                unseen: Sequence[int] = (), progress: Callable[[int, int], None] | None = None) -> RenderedGame:
-    """Film `moves` played from `start_fen` (the game's start by default) into `out_dir`.
-
-    Plies count from 1: ``illegal_after=[k]`` makes a wrong move after ply k (0: before the
-    first) and puts it back; ``unseen=[k]`` cuts plies k and k+1 out of the picture.
-    """
-    variant = games.get(game)
-    if not 5 <= fps <= 60:
-        raise RenderError(f"fps {fps} is outside 5–60")
-    board = variant.board(start_fen) if start_fen is not None else variant.board()
-    start_fen = board.fen()
-    parsed = []
-    replay = board.copy()
-    for number, text in enumerate(moves, 1):
-        try:
-            move = variant.parse_move(replay, str(text))
-        except ValueError as error:
-            raise RenderError(f"ply {number} {text!r}: {error}") from None
-        parsed.append((move, variant.notation().format(replay, move)))
-        replay.push(move)
-    plies = len(parsed)
+def check_schedule(plies: int, unseen: Sequence[int], illegal_after: Sequence[int]) -> tuple[list[int], list[int]]:
+    """The sorted unseen firsts and illegal-move plies, or a `RenderError` naming the conflict."""
     unseen_set = sorted(set(int(k) for k in unseen))
     for k in unseen_set:
         if not 1 <= k < plies:
@@ -460,12 +498,47 @@ def render_game(game: str, moves: Sequence[str], out_dir: Path, *, seed: int, st
     for k in illegal_set:
         if not 0 <= k <= plies:
             raise RenderError(f"illegal_after {k} is outside 0–{plies}")
-        if k in cut_plies and k + 1 in cut_plies:
+        if k in unseen_set:
             raise RenderError(f"illegal_after {k} falls inside an unseen pair")
+    return unseen_set, illegal_set
+
+
+def _new_board(variant, fen: str | None, referee: bool):
+    """A board at `fen`; in referee mode (Commander Chess §6.5) when the moves need it."""
+    if referee:
+        return variant.board_class(fen or variant.starting_fen, referee=True)
+    return variant.board(fen) if fen is not None else variant.board()
+
+
+def render_game(game: str, moves: Sequence[str], out_dir: Path, *, seed: int, start_fen: str | None = None,
+                fps: float = 15, size=(1280, 720), split: str = "test", illegal_after: Sequence[int] = (),
+                unseen: Sequence[int] = (), progress: Callable[[int, int], None] | None = None) -> RenderedGame:
+    """Film `moves` played from `start_fen` (the game's start by default) into `out_dir`.
+
+    Plies count from 1: ``illegal_after=[k]`` makes a wrong move after ply k (0: before the
+    first) and puts it back; ``unseen=[k]`` cuts plies k and k+1 out of the picture.
+    """
+    variant = games.get(game)
+    if not 5 <= fps <= 60:
+        raise RenderError(f"fps {fps} is outside 5–60")
+    referee = game == "commander" and any("$" in str(text) for text in moves)
+    board = _new_board(variant, start_fen, referee)
+    start_fen = board.fen()
+    parsed = []
+    replay = board.copy()
+    for number, text in enumerate(moves, 1):
+        try:
+            move = variant.parse_move(replay, str(text))
+        except ValueError as error:
+            raise RenderError(f"ply {number} {text!r}: {error}") from None
+        parsed.append((move, variant.notation().format(replay, move)))
+        replay.push(move)
+    plies = len(parsed)
+    unseen_set, illegal_set = check_schedule(plies, unseen, illegal_after)
 
     rng = random.Random(f"banco-video:{seed}")
     stage = Stage(game, random.Random(rng.getrandbits(64)), size, fps, split)
-    stage.set_position(_occupied(appearance(game, board)))
+    stage.set_position(seen(game, board), stack_sizes(game, board))
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     stem = f"{game}-{seed}"
@@ -479,12 +552,13 @@ def render_game(game: str, moves: Sequence[str], out_dir: Path, *, seed: int, st
     truth_illegal: list[dict] = []
     truth_unseen: list[dict] = []
     pending_cut: list[dict] = []
+    repairs: list[int] = []  # plies after which the hands had left the board wrong (a renderer bug)
     geometry = variant.geometry
     try:
         director.still(choreo_rng.uniform(1.0, 2.0))
         for ply in range(0, plies + 1):
             if ply in illegal_set:
-                labels = _occupied(appearance(game, board))
+                labels = seen(game, board)
                 origin, target = _illegal_move(game, board, labels, choreo_rng)
                 side, player = _side(board), players[board.turn]
                 director.begin()
@@ -511,16 +585,20 @@ def render_game(game: str, moves: Sequence[str], out_dir: Path, *, seed: int, st
             if number in unseen_set:
                 director.cutting = True
                 first_cut = director.raw
-            before = _occupied(appearance(game, board))
+            before, sizes_before = seen(game, board), stack_sizes(game, board)
             side, player = _side(board), players[board.turn]
             board.push(move)
-            after = _occupied(appearance(game, board))
+            after = seen(game, board)
             hint = (move.from_point, move.to_point)
             director.begin()
-            _choreograph(director, plan_ply(before, after, hint), side, player, choreo_rng)
-            _settle(stage, after)
+            director.sizes = stack_sizes(game, board)
+            plan = plan_ply(before, after, hint, sizes_before, director.sizes)
+            _choreograph(director, plan, side, player, choreo_rng)
+            if _settle(stage, after, director.sizes):
+                repairs.append(number)
+            director.sizes = None
             start, done = director.span()
-            entry = {"ply": number, "move": text, "frame_start": start, "frame_done": done}
+            entry = {"ply": number, "move": text, "frame_start": start, "frame_done": done, "fen": board.fen()}
             truth_moves.append(entry)
             if director.cutting:
                 entry["cut"] = True
@@ -542,25 +620,30 @@ def render_game(game: str, moves: Sequence[str], out_dir: Path, *, seed: int, st
         "version": VERSION, "game": game, "start_fen": start_fen, "fps": fps, "size": list(stage.size),
         "calibration": calibration, "moves": truth_moves, "illegal": truth_illegal, "unseen": truth_unseen,
         "cut_frames": cut_frames, "frames": director.written, "seed": seed, "split": split, "codec": codec,
-        "final_fen": board.fen(),
+        "final_fen": board.fen(), "referee": referee, "repaired_plies": repairs,
     }
     truth_path = out_dir / f"{stem}.json"
     truth_path.write_text(json.dumps(truth, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return RenderedGame(video[0], truth_path, truth)
 
 
-def _settle(stage: Stage, after: dict[Point, str]) -> None:
-    """Make the stage's pieces agree with the engine (a piece hidden in a stack, a changed top)."""
-    current = stage.labels()
-    if current == after:
-        return
-    for point in list(stage.pieces):
-        if point not in after:
-            del stage.pieces[point]
+def _settle(stage: Stage, after: dict[Point, str], sizes: dict[Point, int]) -> bool:
+    """Make the stage agree with the engine (a piece hidden in a stack, a changed top, stack sizes)."""
+    changed = False
+    for point in [p for p in stage.pieces if p not in after]:
+        del stage.pieces[point]
+        changed = True
     for point, label in after.items():
-        if current.get(point) != label:
+        if point not in stage.pieces or stage.pieces[point].label != label:
             stage.pieces[point] = stage.new_disc(label)
-    stage.changed()
+            changed = True
+        disc = stage.pieces[point]
+        if disc.discs != sizes.get(point, 1):
+            disc.discs = sizes.get(point, 1)
+            changed = True
+    if changed:
+        stage.changed()
+    return changed
 
 
 class _BackgroundWriter:
@@ -659,10 +742,84 @@ def cached_game(game: str, moves: Sequence[str], *, seed: int, start_fen: str | 
     return RenderedGame(final / rendered.video.name, truth, data)
 
 
+def game_suite(game: str, count: int = 10, first_seed: int = 1000, plies: int | None = None, illegal: int = 1,
+               unseen: int = 1, penalties: float | None = None) -> list[dict]:
+    """Keyword arguments of `render_game` / `cached_game` for `count` test games of `game`:
+    random games (`models.synth.playout.random_game`, the suite's length by default), a frame
+    rate of 10–30 fps, `illegal` injected wrong moves and `unseen` cut pairs of plies, all
+    drawn from the seed. Seeds from 1000 up are the benchmarks' and acceptance suites' (the
+    module's docstring); Commander Chess games include the referee's put-back crossings
+    (`penalties`, 3 % of turns by default).
+    """
+    from models.synth.playout import random_game
+
+    games.get(game)
+    if penalties is None:
+        penalties = 0.03 if game == "commander" else 0.0
+    suite = []
+    for seed in range(first_seed, first_seed + count):
+        rng = random.Random(f"banco-suite:{game}:{seed}")
+        moves = random_game(game, plies, seed=seed, penalties=penalties)
+        last = len(moves)
+        firsts: list[int] = []
+        while len(firsts) < unseen and last > 4:
+            k = rng.randrange(2, last)
+            if all(abs(k - other) > 2 for other in firsts):
+                firsts.append(k)
+        afters: list[int] = []
+        while len(afters) < illegal and last > 2:
+            k = rng.randrange(1, last)
+            if k not in firsts and k not in afters:
+                afters.append(k)
+        suite.append({"game": game, "moves": moves, "seed": seed, "fps": random_fps(seed), "split": "test",
+                      "illegal_after": sorted(afters), "unseen": sorted(firsts)})
+    return suite
+
+
 def random_fps(seed: int) -> float:
     """A frame rate between 10 and 30 fps, as cameras and phones record, drawn from `seed`."""
     return float(random.Random(f"banco-fps:{seed}").choice([10, 12, 15, 15, 20, 24, 25, 30, 30]))
 
 
-__all__ = ["RenderError", "RenderedGame", "appearance", "cache_dir", "cached_game", "plan_ply", "random_fps",
-           "render_game"]
+__all__ = ["RenderError", "RenderedGame", "appearance", "cache_dir", "cached_game", "game_suite", "plan_ply",
+           "random_fps", "render_game"]
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """``python -m models.synth.video --game xiangqi --plies 40 --seed 1000 --out videos/``:
+    render a random game (or the moves of a file, one per line) with its truth JSON."""
+    import argparse
+
+    from rich.progress import Progress
+
+    from models.synth.playout import random_game
+
+    parser = argparse.ArgumentParser(description="Render a game video and its ground truth.")
+    parser.add_argument("--game", default="xiangqi")
+    parser.add_argument("--plies", type=int, default=None, help="random game length (default: the suite's)")
+    parser.add_argument("--moves", type=Path, default=None, help="a file of moves, one per line")
+    parser.add_argument("--seed", type=int, default=1000)
+    parser.add_argument("--fps", type=float, default=None, help="default: 10–30 drawn from the seed")
+    parser.add_argument("--size", default="1280x720")
+    parser.add_argument("--split", default="test", choices=["train", "test"])
+    parser.add_argument("--illegal-after", type=int, nargs="*", default=[])
+    parser.add_argument("--unseen", type=int, nargs="*", default=[])
+    parser.add_argument("--out", type=Path, default=Path("."))
+    args = parser.parse_args(argv)
+    if args.moves is not None:
+        moves = [line.strip() for line in args.moves.read_text(encoding="utf-8").splitlines() if line.strip()]
+    else:
+        moves = random_game(args.game, args.plies, seed=args.seed)
+    width, height = (int(v) for v in args.size.lower().split("x"))
+    with Progress() as bar:
+        task = bar.add_task(f"{args.game}, {len(moves)} plies", total=None)
+        rendered = render_game(args.game, moves, args.out, seed=args.seed,
+                               fps=args.fps if args.fps is not None else random_fps(args.seed),
+                               size=(width, height), split=args.split, illegal_after=args.illegal_after,
+                               unseen=args.unseen, progress=lambda done, total: bar.update(task, completed=done,
+                                                                                          total=total))
+    print(f"{rendered.video} ({rendered.truth_data['frames']} frames), truth: {rendered.truth}")
+
+
+if __name__ == "__main__":
+    main()
