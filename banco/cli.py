@@ -297,6 +297,11 @@ def train(
     typer.echo(f"wrote {target}")
 
 
+from banco.record import register as _register_record  # noqa: E402
+
+_register_record(app, fail)
+
+
 def main() -> None:
     try:
         app()

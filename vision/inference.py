@@ -343,6 +343,10 @@ def hypotheses(board: Board, evidence: Evidence, max_plies: int = 3, rules: Rule
     return out
 
 
+def _touches_unseen(evidence: Evidence, before: np.ndarray, after: np.ndarray) -> bool:
+    return bool(np.any((before != after) & ~evidence.seen))
+
+
 def _common_prefix(sequences: list[list[Move]]) -> list[Move]:
     if not sequences:
         return []
@@ -384,7 +388,12 @@ def decide(board: Board, evidence: Evidence, *, max_plies: int = 3, margin: floa
     gap = top.score - runner_score
     clean = not residual(evidence, top.view)
     if clean and not top.moves:
+        if unseen:
+            return Verdict("occluded", points=unseen, changed=changed, margin=gap)
         return Verdict("none", changed=changed, margin=gap)
+    if clean and unseen and _touches_unseen(evidence, null.view, top.view):
+        # The best explanation puts or takes a piece where the camera cannot see: wait.
+        return Verdict("occluded", points=unseen, candidates=[top], margin=gap, changed=changed)
     if clean and gap >= margin:
         same_position = {h.fen for h in best if len(h.moves) == len(top.moves)}
         if len(same_position) == 1:
@@ -397,7 +406,7 @@ def decide(board: Board, evidence: Evidence, *, max_plies: int = 3, margin: floa
         close = [h for g in ranked for h in g if h.score >= top.score - margin]
         candidates = [h for h in close if h.moves][:8]
         prefix = _common_prefix([c.moves for c in candidates])
-        if prefix and len(candidates) == len(close):
+        if prefix and len(candidates) == len(close) and not unseen:
             # Every close explanation starts with the same moves: those are certain even if
             # the rest is not yet (the next look decides it).
             return Verdict("commit", moves=prefix, candidates=candidates, margin=top.score - null.score,
@@ -405,9 +414,8 @@ def decide(board: Board, evidence: Evidence, *, max_plies: int = 3, margin: floa
         if unseen:
             return Verdict("occluded", points=unseen, candidates=candidates, margin=gap, changed=changed)
         return Verdict("ambiguous", candidates=candidates, margin=gap, changed=changed)
-    if unseen:
-        return Verdict("occluded", points=unseen, changed=changed)
-    # No clean explanation: report the points that differ from the closest legal result,
+    # No clean explanation, though hypotheses were free to use the unseen points: what the
+    # camera does see is wrong.: report the points that differ from the closest legal result,
     # preferring the last legal position itself (what changed since the record's last move).
     closest = min(found, key=lambda h: (len(residual(evidence, h.view)), len(h.moves), -h.score))
     points = [evidence.points[i] for i in residual(evidence, closest.view)]

@@ -45,6 +45,10 @@ MOTION_LEVEL = 20
 MOTION_FRACTION = 0.004
 GATE_SIZE = 320
 GATE_MARGIN = 0.03
+# A resting hand: more of the area differs from the board's look at the last legal position
+# than this many squared point spacings (a move of three pieces changes about two).
+HAND_AREA_PITCHES = 5.0
+RESTING_S = 1.0
 # A point's crop changed (since the last legal position) when its centre, shrunk to
 # CENTRE_CELLS² and normalised (grey levels over max(spread, CENTRE_MIN_SPREAD)), differs by this much.
 CROP_CHANGE_LEVEL = 0.45
@@ -52,7 +56,7 @@ CENTRE_CELLS = 8
 CENTRE_MIN_SPREAD = 12.0
 # A point whose crop did not change is taken to show what the board says, this surely.
 PINNED_CONFIDENCE = 0.98
-PINNED_OTHER = 0.001
+PINNED_OTHER = 1e-9
 # While nothing moves, every point is classified again this often.
 FULL_CHECK_S = 5.0
 # Before the game starts, the whole board is read this often.
@@ -108,6 +112,7 @@ class MoveTracker:
         self._press_pending = False
         self._pending_penalty: list = []
         self.frames = 0
+        self._last_frame: np.ndarray | None = None
         self.classified_crops = 0
         self._fast = hasattr(detector, "extractor") and hasattr(detector, "classifier")
         if self._fast:
@@ -118,6 +123,7 @@ class MoveTracker:
     def feed(self, frame: np.ndarray, timestamp: float) -> list[ev.Event]:
         """Process one frame; returns the events it caused (often none)."""
         self.frames += 1
+        self._last_frame = frame
         out: list[ev.Event] = []
         moving = self._motion(frame)
         if moving:
@@ -129,6 +135,11 @@ class MoveTracker:
             self._settle = _Settle()
             return out
         still_for = timestamp - self.last_motion
+        if self.resting:
+            # Something large differs from the last legal look yet nothing moves: a resting
+            # hand, most likely. Wait longer, then let the classifier judge (it says which
+            # points are occluded) rather than wait for ever.
+            still_for = min(still_for, max(0.0, still_for - RESTING_S + self.stability_s))
         if not self.started:
             if timestamp - self._last_full >= START_CHECK_S and still_for >= self.stability_s / 2:
                 self._last_full = timestamp
@@ -158,6 +169,14 @@ class MoveTracker:
             return []
         return self._judge(timestamp, allow_commit=True)
 
+    def finish(self, timestamp: float) -> list[ev.Event]:
+        """The stream ended (end of a file): judge what the last frames show, still or not."""
+        frame = self._last_frame
+        if frame is None or not self.started or self._settled:
+            return []
+        self._gather(frame)
+        return self._conclude(frame, timestamp)
+
     def reset(self, board: Board) -> None:
         """The record changed outside the camera (a referee's correction): track from `board`."""
         self.board = board.copy()
@@ -181,6 +200,19 @@ class MoveTracker:
         self._gate_mask = cv2.dilate(mask, np.ones((grow, grow), np.uint8)) > 0
         self._gate_area = max(1, int(self._gate_mask.sum()))
         self._gate_kernel = np.ones((3, 3), np.uint8)
+        # More changed area than a move's few pieces can make (in point spacings squared).
+        pitch = float(np.linalg.norm(corners[1] - corners[0])) * scale / max(2, calibration.layout.geometry.files + 3)
+        self._hand_area = HAND_AREA_PITCHES * pitch * pitch
+        self._light_sigma = max(2.0, 3 * pitch)
+        self._gate_reference: np.ndarray | None = None
+        self.resting = False
+
+    def _outside(self, small: np.ndarray, before: np.ndarray) -> np.ndarray:
+        """Pixels that left the range of their earlier 3×3 neighbourhood (a one-pixel shake
+        stays inside it, a hand does not), within the board's area."""
+        low = cv2.subtract(cv2.erode(before, self._gate_kernel), MOTION_LEVEL)
+        high = cv2.add(cv2.dilate(before, self._gate_kernel), MOTION_LEVEL)
+        return ((small < low) | (small > high)) & self._gate_mask
 
     def _motion(self, frame: np.ndarray) -> bool:
         grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
@@ -188,12 +220,24 @@ class MoveTracker:
         previous, self._gate_prev = self._gate_prev, small
         if previous is None or previous.shape != small.shape:
             return False
-        # A pixel moved only if it left the range of its previous 3×3 neighbourhood: a one-pixel
-        # shake stays inside it, a hand does not.
-        low = cv2.subtract(cv2.erode(previous, self._gate_kernel), MOTION_LEVEL)
-        high = cv2.add(cv2.dilate(previous, self._gate_kernel), MOTION_LEVEL)
-        moved = ((small < low) | (small > high)) & self._gate_mask
-        return float(np.count_nonzero(moved)) > MOTION_FRACTION * self._gate_area
+        moved = self._outside(small, previous)
+        if float(np.count_nonzero(moved)) > MOTION_FRACTION * self._gate_area:
+            return True
+        self.resting = self._hand_resting(small)
+        return False
+
+    def _hand_resting(self, small: np.ndarray) -> bool:
+        """A still hand: compared with the board's look at the last legal position, a region
+        larger than any piece differs (a moved piece leaves only piece-sized differences)."""
+        if self._gate_reference is None:
+            return False
+        # Light drifts and shadows pass: scale the old look by the smooth ratio of brightness.
+        sigma = self._light_sigma
+        now = cv2.GaussianBlur(small.astype(np.float32), (0, 0), sigma) + 1.0
+        then = cv2.GaussianBlur(self._gate_reference.astype(np.float32), (0, 0), sigma) + 1.0
+        adjusted = np.clip(self._gate_reference.astype(np.float32) * (now / then), 0, 255).astype(np.uint8)
+        changed = cv2.morphologyEx(self._outside(small, adjusted).astype(np.uint8), cv2.MORPH_OPEN, self._gate_kernel)
+        return float(np.count_nonzero(changed)) > self._hand_area
 
     # ------------------------------------------------------------------ reading points
     def _crops(self, frame: np.ndarray) -> np.ndarray:
@@ -280,6 +324,7 @@ class MoveTracker:
         """The board now looks as the last legal position should: remember that look."""
         if self._centres_now is not None:
             self._reference = self._centres_now
+        self._gate_reference = self._gate_prev
         self._suspect = set()
 
     # ------------------------------------------------------------------ decisions

@@ -165,7 +165,7 @@ class Stage:
         self._warped_layer: np.ndarray | None = None
         self._gain: np.ndarray | None = None
         self.light = Light(random.Random(rng.getrandbits(32)), self.size, fps)
-        self.shake_sigma = rng.uniform(0.2, 0.9)  # px
+        self.shake_sigma = rng.uniform(0.05, 0.25)  # px per frame: a tripod on a table
         self._shake = np.zeros(2)
         self._bump = 0.0
         self.players = [self._player(rng) for _ in range(2)]
@@ -397,9 +397,9 @@ class Stage:
     def _shake_offset(self) -> tuple[int, int]:
         """A smooth wander of the mount, in whole pixels, drifting back to rest."""
         rng = self._frame_rng
-        sigma = self.shake_sigma * (1 + 3 * self._bump)
-        self._bump *= 0.8
-        self._shake = 0.8 * self._shake + np.array([rng.gauss(0, sigma), rng.gauss(0, sigma)])
+        sigma = self.shake_sigma * (1 + 8 * self._bump)
+        self._bump *= 0.75
+        self._shake = 0.93 * self._shake + np.array([rng.gauss(0, sigma), rng.gauss(0, sigma)])
         self._shake = np.clip(self._shake, -SHAKE_PAD, SHAKE_PAD)
         return int(round(self._shake[0])), int(round(self._shake[1]))
 

@@ -24,7 +24,9 @@ Truth JSON (the contract in the session's contracts; extra keys are additions):
 - ``cut_frames``: how many frames were left out. Every other frame index counts frames as
   written in the file.
 - additions: ``seed``, ``split``, ``codec``, ``frames`` (written), ``final_fen``, ``referee``
-  (Commander Chess referee mode, needed by ``$`` turns), ``version``.
+  (Commander Chess referee mode, needed by ``$`` turns), ``repaired_plies`` (plies after
+  which the stage had to be corrected to match the engine: a choreography bug, empty in
+  every test), ``version``.
 
 Seeds: a video's randomness comes from ``random.Random(f"banco-video:{seed}")``, a stream no
 training run draws from (training seeds feed ``random.Random(int)``). By convention the
@@ -97,11 +99,16 @@ class Plan:
     removals: list[Point] = field(default_factory=list)  # discs taken off the board
     vanishes: list[tuple[Point, Point]] = field(default_factory=list)  # carried onto a stack, hidden there
     reveals: dict[Point, str] = field(default_factory=dict)  # shows once the point's disc is lifted
+    unstacks: list[tuple[Point, Point, str]] = field(default_factory=list)  # a passenger taken from under
     there_and_back: tuple[Point, Point] | None = None  # nothing changes: across and put back
 
 
-def plan_ply(before: dict[Point, str], after: dict[Point, str], hint: tuple[Point, Point] | None) -> Plan:
-    """Pair what disappeared with what appeared: same label, the move's own points first, then nearest."""
+def plan_ply(before: dict[Point, str], after: dict[Point, str], hint: tuple[Point, Point] | None,
+             sizes_before: dict[Point, int] | None = None, sizes_after: dict[Point, int] | None = None) -> Plan:
+    """Pair what disappeared with what appeared: same label, the move's own points first, then nearest.
+
+    A label that appears with nothing to pair it came from under a stack that lost a disc
+    (`sizes_*`: discs per point where more than one stands, Commander Chess)."""
     removed = {p: label for p, label in before.items() if after.get(p) != label}
     added = {p: label for p, label in after.items() if before.get(p) != label}
     plan = Plan()
@@ -119,6 +126,7 @@ def plan_ply(before: dict[Point, str], after: dict[Point, str], hint: tuple[Poin
         source = min(sources, key=lambda p: (p.file - target.file) ** 2 + (p.rank - target.rank) ** 2)
         plan.carries.append((source, target))
         del removed[source], added[target]
+    plan.carries = _in_order(plan.carries)
     lifted = {source for source, _ in plan.carries}
     for point in list(removed):
         if hint is not None and point == hint[0] and hint[1] != point and hint[1] in after:
@@ -126,10 +134,30 @@ def plan_ply(before: dict[Point, str], after: dict[Point, str], hint: tuple[Poin
             lifted.add(point)
         else:
             plan.removals.append(point)
+    sizes_before, sizes_after = sizes_before or {}, sizes_after or {}
+    shrunk = [p for p in before if p in after and sizes_before.get(p, 1) > sizes_after.get(p, 1)]
     for point, label in added.items():
+        if shrunk and point not in lifted:
+            source = min(shrunk, key=lambda p: (p.file - point.file) ** 2 + (p.rank - point.rank) ** 2)
+            plan.unstacks.append((source, point, label))
+            continue
         plan.reveals[point] = label  # a passenger seen once its carrier leaves, or a piece changing
     # A revealed label at a point nothing leaves from appears when the hand takes the capture.
     return plan
+
+
+def _in_order(carries: list[tuple[Point, Point]]) -> list[tuple[Point, Point]]:
+    """A disc leaves a point before another lands on it."""
+    ordered = list(carries)
+    for _ in range(len(ordered) ** 2):
+        for i, (_, target) in enumerate(ordered):
+            later = next((j for j in range(i + 1, len(ordered)) if ordered[j][0] == target), None)
+            if later is not None:
+                ordered.insert(i, ordered.pop(later))
+                break
+        else:
+            return ordered
+    return ordered
 
 
 # ---------------------------------------------------------------------------- the director
@@ -240,7 +268,9 @@ class _Director:
         """The height of a disc, or of the stack it tops."""
         return self.stage.height_mm * (disc.discs if disc is not None else 1)
 
-    def pick(self, point: Point, side: int, player: int, reveal: str | None = None) -> Disc:
+    def pick(self, point: Point, side: int, player: int, reveal: str | None = None,
+             uncover: Disc | None = None) -> Disc:
+        """Lift the disc on `point`; what was under it (a new disc of `reveal`, or `uncover`) shows."""
         stage = self.stage
         disc = stage.pieces[point]
         tall = self.tall(disc)
@@ -250,6 +280,8 @@ class _Director:
         del stage.pieces[point]
         if reveal is not None:
             stage.pieces[point] = stage.new_disc(reveal, self.sizes.get(point, 1) if self.sizes is not None else 1)
+        elif uncover is not None:
+            stage.pieces[point] = uncover
         stage.changed()
         x, y = stage.base_mm(point, disc)
         self.carried.append(Carried(disc, x, y, 0.0))
@@ -296,6 +328,21 @@ class _Director:
             self.carried.append(Carried(captured, 0, 0, 0))
         self.travel(self.at(point, self.tall(disc) + self.u(25, 60), side, player, disc), self.u(0.1, 0.25))
         self._follow()
+
+    def unstack(self, point: Point, label: str, side: int, player: int) -> None:
+        """Slide a disc of `label` out from under the stack on `point`, which keeps its top."""
+        stage = self.stage
+        top = stage.pieces[point]
+        self.travel(self.at(point, self.tall(top) + self.u(20, 50), side, player, top), self.u(0.45, 0.9))
+        self.travel(self.at(point, stage.height_mm + 1, side, player, top), self.u(0.12, 0.3))
+        self.hold(self.u(0.1, 0.25))
+        top.discs = max(1, top.discs - 1)
+        stage.changed()
+        disc = stage.new_disc(label)
+        x, y = stage.base_mm(point, top)
+        self.carried.append(Carried(disc, x, y, 0.0))
+        self._follow()
+        self.travel(self.at(point, stage.height_mm + self.u(20, 50), side, player, top), self.u(0.12, 0.3))
 
     def tuck(self, point: Point, side: int, player: int) -> None:
         """Slide the held disc under the stack on `point`: it is carried, out of sight."""
@@ -346,46 +393,52 @@ def _choreograph(director: _Director, plan: Plan, side: int, player: int, rng: r
     """Carry out a plan with one hand, in one of the orders real players use."""
     stage = director.stage
     first = (plan.carries[0][0] if plan.carries else plan.vanishes[0][0] if plan.vanishes
-             else plan.removals[0] if plan.removals else plan.there_and_back[0] if plan.there_and_back else None)
+             else plan.removals[0] if plan.removals else plan.unstacks[0][0] if plan.unstacks
+             else plan.there_and_back[0] if plan.there_and_back else None)
     if first is None:
         return
     director.enter(first, side, player)
     if plan.there_and_back is not None:  # referee mode: across the water and put back
         origin, target = plan.there_and_back
+        under = stage.pieces.get(target)  # an own piece it would have stacked on, had it been legal
         director.pick(origin, side, player)
         director.put(target, side, player, nudge=False)
         director.hold(rng.uniform(0.2, 0.6))
-        director.pick(target, side, player)
+        director.pick(target, side, player, uncover=under)
         director.put(origin, side, player, nudge=False)
         director.leave(side, player)
         return
-    main_target = plan.carries[0][1] if plan.carries else None
     removals = list(plan.removals)
-    # A piece joining its own side's piece goes on top of it (a stack), hiding it.
-    bury = (main_target in removals and stage.pieces[main_target].label.split("_")[0]
-            == stage.pieces[plan.carries[0][0]].label.split("_")[0])
-    swap = bury or (main_target in removals and rng.random() < 0.5)
-    if swap:
-        removals.remove(main_target)
+    swaps: dict[Point, bool] = {}  # carry targets whose piece leaves as the carried one lands: buried?
+    for source, target in plan.carries:
+        if target in removals:
+            # A piece joining its own side's piece goes on top of it (a stack), hiding it.
+            bury = stage.pieces[target].label.split("_")[0] == stage.pieces[source].label.split("_")[0]
+            if bury or rng.random() < 0.5:
+                removals.remove(target)
+                swaps[target] = bury
     for point in removals:  # captured pieces off the board first
         director.pick(point, side, player, reveal=plan.reveals.pop(point, None))
         director.drop_off(side, player)
-        if point != removals[-1] or plan.carries or plan.vanishes:
-            director.enter(first, side, player)
-    for index, (source, target) in enumerate(plan.carries):
+    for source, target in plan.carries:
         if director.hand is None:
             director.enter(source, side, player)
         director.pick(source, side, player, reveal=plan.reveals.pop(source, None))
         if rng.random() < 0.3:
             director.hover(side, player, target)
-        director.put(target, side, player, swap_out=swap and index == 0, keep=bury)
-        if swap and index == 0 and not bury:
+        director.put(target, side, player, swap_out=target in swaps, keep=swaps.get(target, False))
+        if target in swaps and not swaps[target]:
             director.drop_off(side, player)
     for source, target in plan.vanishes:
         if director.hand is None:
             director.enter(source, side, player)
         director.pick(source, side, player, reveal=plan.reveals.pop(source, None))
         director.tuck(target, side, player)
+    for source, target, label in plan.unstacks:  # a passenger leaves from under its carrier
+        if director.hand is None:
+            director.enter(source, side, player)
+        director.unstack(source, label, side, player)
+        director.put(target, side, player)
     for point, label in plan.reveals.items():  # a piece that changes its look in place
         if director.hand is None:
             director.enter(point, side, player)
@@ -432,6 +485,24 @@ def _owner(game: str, board, point: Point):
     return piece.color
 
 
+def check_schedule(plies: int, unseen: Sequence[int], illegal_after: Sequence[int]) -> tuple[list[int], list[int]]:
+    """The sorted unseen firsts and illegal-move plies, or a `RenderError` naming the conflict."""
+    unseen_set = sorted(set(int(k) for k in unseen))
+    for k in unseen_set:
+        if not 1 <= k < plies:
+            raise RenderError(f"unseen ply {k} needs plies {k} and {k + 1} among the {plies} played")
+    cut_plies = {k for first in unseen_set for k in (first, first + 1)}
+    if len(cut_plies) != 2 * len(unseen_set):
+        raise RenderError(f"unseen pairs overlap: {unseen_set}")
+    illegal_set = sorted(set(int(k) for k in illegal_after))
+    for k in illegal_set:
+        if not 0 <= k <= plies:
+            raise RenderError(f"illegal_after {k} is outside 0–{plies}")
+        if k in unseen_set:
+            raise RenderError(f"illegal_after {k} falls inside an unseen pair")
+    return unseen_set, illegal_set
+
+
 def _new_board(variant, fen: str | None, referee: bool):
     """A board at `fen`; in referee mode (Commander Chess §6.5) when the moves need it."""
     if referee:
@@ -463,19 +534,7 @@ def render_game(game: str, moves: Sequence[str], out_dir: Path, *, seed: int, st
         parsed.append((move, variant.notation().format(replay, move)))
         replay.push(move)
     plies = len(parsed)
-    unseen_set = sorted(set(int(k) for k in unseen))
-    for k in unseen_set:
-        if not 1 <= k < plies:
-            raise RenderError(f"unseen ply {k} needs plies {k} and {k + 1} among the {plies} played")
-    cut_plies = {k for first in unseen_set for k in (first, first + 1)}
-    if len(cut_plies) != 2 * len(unseen_set):
-        raise RenderError(f"unseen pairs overlap: {unseen_set}")
-    illegal_set = sorted(set(int(k) for k in illegal_after))
-    for k in illegal_set:
-        if not 0 <= k <= plies:
-            raise RenderError(f"illegal_after {k} is outside 0–{plies}")
-        if k in cut_plies and k + 1 in cut_plies:
-            raise RenderError(f"illegal_after {k} falls inside an unseen pair")
+    unseen_set, illegal_set = check_schedule(plies, unseen, illegal_after)
 
     rng = random.Random(f"banco-video:{seed}")
     stage = Stage(game, random.Random(rng.getrandbits(64)), size, fps, split)
@@ -493,6 +552,7 @@ def render_game(game: str, moves: Sequence[str], out_dir: Path, *, seed: int, st
     truth_illegal: list[dict] = []
     truth_unseen: list[dict] = []
     pending_cut: list[dict] = []
+    repairs: list[int] = []  # plies after which the hands had left the board wrong (a renderer bug)
     geometry = variant.geometry
     try:
         director.still(choreo_rng.uniform(1.0, 2.0))
@@ -525,15 +585,17 @@ def render_game(game: str, moves: Sequence[str], out_dir: Path, *, seed: int, st
             if number in unseen_set:
                 director.cutting = True
                 first_cut = director.raw
-            before = seen(game, board)
+            before, sizes_before = seen(game, board), stack_sizes(game, board)
             side, player = _side(board), players[board.turn]
             board.push(move)
             after = seen(game, board)
             hint = (move.from_point, move.to_point)
             director.begin()
             director.sizes = stack_sizes(game, board)
-            _choreograph(director, plan_ply(before, after, hint), side, player, choreo_rng)
-            _settle(stage, after, director.sizes)
+            plan = plan_ply(before, after, hint, sizes_before, director.sizes)
+            _choreograph(director, plan, side, player, choreo_rng)
+            if _settle(stage, after, director.sizes):
+                repairs.append(number)
             director.sizes = None
             start, done = director.span()
             entry = {"ply": number, "move": text, "frame_start": start, "frame_done": done, "fen": board.fen()}
@@ -558,14 +620,14 @@ def render_game(game: str, moves: Sequence[str], out_dir: Path, *, seed: int, st
         "version": VERSION, "game": game, "start_fen": start_fen, "fps": fps, "size": list(stage.size),
         "calibration": calibration, "moves": truth_moves, "illegal": truth_illegal, "unseen": truth_unseen,
         "cut_frames": cut_frames, "frames": director.written, "seed": seed, "split": split, "codec": codec,
-        "final_fen": board.fen(), "referee": referee,
+        "final_fen": board.fen(), "referee": referee, "repaired_plies": repairs,
     }
     truth_path = out_dir / f"{stem}.json"
     truth_path.write_text(json.dumps(truth, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return RenderedGame(video[0], truth_path, truth)
 
 
-def _settle(stage: Stage, after: dict[Point, str], sizes: dict[Point, int]) -> None:
+def _settle(stage: Stage, after: dict[Point, str], sizes: dict[Point, int]) -> bool:
     """Make the stage agree with the engine (a piece hidden in a stack, a changed top, stack sizes)."""
     changed = False
     for point in [p for p in stage.pieces if p not in after]:
@@ -581,6 +643,7 @@ def _settle(stage: Stage, after: dict[Point, str], sizes: dict[Point, int]) -> N
             changed = True
     if changed:
         stage.changed()
+    return changed
 
 
 class _BackgroundWriter:
@@ -679,13 +742,47 @@ def cached_game(game: str, moves: Sequence[str], *, seed: int, start_fen: str | 
     return RenderedGame(final / rendered.video.name, truth, data)
 
 
+def game_suite(game: str, count: int = 10, first_seed: int = 1000, plies: int | None = None, illegal: int = 1,
+               unseen: int = 1, penalties: float | None = None) -> list[dict]:
+    """Keyword arguments of `render_game` / `cached_game` for `count` test games of `game`:
+    random games (`models.synth.playout.random_game`, the suite's length by default), a frame
+    rate of 10–30 fps, `illegal` injected wrong moves and `unseen` cut pairs of plies, all
+    drawn from the seed. Seeds from 1000 up are the benchmarks' and acceptance suites' (the
+    module's docstring); Commander Chess games include the referee's put-back crossings
+    (`penalties`, 3 % of turns by default).
+    """
+    from models.synth.playout import random_game
+
+    games.get(game)
+    if penalties is None:
+        penalties = 0.03 if game == "commander" else 0.0
+    suite = []
+    for seed in range(first_seed, first_seed + count):
+        rng = random.Random(f"banco-suite:{game}:{seed}")
+        moves = random_game(game, plies, seed=seed, penalties=penalties)
+        last = len(moves)
+        firsts: list[int] = []
+        while len(firsts) < unseen and last > 4:
+            k = rng.randrange(2, last)
+            if all(abs(k - other) > 2 for other in firsts):
+                firsts.append(k)
+        afters: list[int] = []
+        while len(afters) < illegal and last > 2:
+            k = rng.randrange(1, last)
+            if k not in firsts and k not in afters:
+                afters.append(k)
+        suite.append({"game": game, "moves": moves, "seed": seed, "fps": random_fps(seed), "split": "test",
+                      "illegal_after": sorted(afters), "unseen": sorted(firsts)})
+    return suite
+
+
 def random_fps(seed: int) -> float:
     """A frame rate between 10 and 30 fps, as cameras and phones record, drawn from `seed`."""
     return float(random.Random(f"banco-fps:{seed}").choice([10, 12, 15, 15, 20, 24, 25, 30, 30]))
 
 
-__all__ = ["RenderError", "RenderedGame", "appearance", "cache_dir", "cached_game", "plan_ply", "random_fps",
-           "render_game"]
+__all__ = ["RenderError", "RenderedGame", "appearance", "cache_dir", "cached_game", "game_suite", "plan_ply",
+           "random_fps", "render_game"]
 
 
 def main(argv: Sequence[str] | None = None) -> None:

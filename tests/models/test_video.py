@@ -62,6 +62,7 @@ def test_truth_moves_replay_with_the_engine(rendered, xiangqi_moves):
         board.push(move)
         assert entry["fen"] == board.fen()
     assert board.fen() == truth["final_fen"]
+    assert truth["repaired_plies"] == []  # the hands alone brought the board to each position
 
 
 def test_frame_numbers_are_in_order_and_inside_the_file(rendered):
@@ -223,3 +224,17 @@ def test_command_line_renders_a_random_game(tmp_path, capsys):
     truth = json.loads((tmp_path / "xiangqi-4.json").read_text(encoding="utf-8"))
     assert len(truth["moves"]) == 2 and truth["fps"] == 10 and truth["size"] == [320, 180]
     assert "xiangqi-4" in capsys.readouterr().out
+
+
+def test_game_suite_schedules_are_renderable():
+    from models.synth.video import check_schedule, game_suite
+
+    suite = game_suite("xiangqi", count=3, plies=30, illegal=2, unseen=2)
+    assert [entry["seed"] for entry in suite] == [1000, 1001, 1002]
+    for entry in suite:
+        assert len(entry["moves"]) == 30 and 10 <= entry["fps"] <= 30 and entry["split"] == "test"
+        unseen, illegal = check_schedule(30, entry["unseen"], entry["illegal_after"])
+        assert len(unseen) == 2 and len(illegal) == 2
+    assert game_suite("xiangqi", count=3, plies=30, illegal=2, unseen=2) == suite
+    with pytest.raises(ValueError, match="inside an unseen pair"):
+        check_schedule(10, [4], [4])

@@ -79,6 +79,7 @@ def test_commander_special_turns(tmp_path, commander_game, op):
         before_board, text))]
     move = truth["moves"][0]
     assert move["frame_start"] < move["frame_done"] < truth["frames"]
+    assert truth["repaired_plies"] == []
     if op == "$":  # across the water and back: nothing changes, the turn passes
         assert seen("commander", after_board) == seen("commander", before_board)
         assert after_board.turn is not before_board.turn
@@ -123,4 +124,18 @@ def test_cotoan_game_with_captures(tmp_path):
         board.push(variant.parse_move(board, text))
     assert rendered.truth_data["final_fen"] == board.fen()
     assert len(rendered.truth_data["illegal"]) == 1
+    assert rendered.truth_data["repaired_plies"] == []
     assert_pixels_follow_the_board(rendered, before_board, board, "cotoan")
+
+
+@pytest.mark.parametrize("game, penalties", [("commander", 0.05), ("cotoan", 0.0)])
+def test_random_games_are_legal_and_long_enough(game, penalties):
+    moves = random_game(game, seed=3, penalties=penalties)
+    assert len(moves) == 80
+    variant = games.get(game)
+    board = variant.board_class(referee=True) if penalties else variant.board()
+    for text in moves:
+        board.push(variant.parse_move(board, text))
+    assert board.outcome() is None or len(board.move_stack) == 80
+    if penalties:
+        assert any("$" in text for text in moves)

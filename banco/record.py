@@ -1,0 +1,285 @@
+"""`banco record VIDEO --game G --out FILE`: a video of a game becomes its record.
+
+The video is read frame by frame (a progress bar on stderr) through `vision.tracker`; the
+moves it commits are pushed to the game's own board (the rules engine has the last word)
+and written in the game's format: PGN for Cờ Tướng (Vietnamese coordinates), the seed's
+secretary notation for Cờ Tư Lệnh, our notation for Cờ Toán. Events that are not moves
+(illegal moves, ambiguities, occlusions, camera drop-outs) become comments where they
+happened, so a referee sees every doubt.
+
+The board is located by its printed ArUco markers on the first frames, or by a profile
+from `banco calibrate` (`--calibration`). With `--clock-log` (one clock press per line: the
+second of the video at which it happened, optionally followed by the side), presses are the
+moments moves are committed (FIDE 6.7); without it, the stability window after the hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+import games
+from games.base import BancoError
+from vision import events as ev
+
+# How much of the video's start may be searched for the board's markers.
+MARKER_SEARCH_S = 5.0
+
+
+class RecordError(BancoError):
+    """A video that cannot become a record: unreadable, no board, no start position."""
+
+
+@dataclass
+class Recording:
+    """What `record_video` found: the board with the moves pushed, and the comments."""
+
+    game: str
+    board: object
+    start_fen: str
+    moves: list = field(default_factory=list)
+    san: list[str] = field(default_factory=list)
+    comments: dict[int, list[str]] = field(default_factory=dict)  # after this many moves
+    events: list = field(default_factory=list)
+    frames: int = 0
+
+    def note(self, text: str) -> None:
+        self.comments.setdefault(len(self.moves), []).append(text)
+
+
+def read_clock_log(path: Path) -> list[float]:
+    """Press times (seconds into the video), one per line; ``#`` starts a comment.
+
+    >>> import tempfile, pathlib
+    >>> log = pathlib.Path(tempfile.mkdtemp()) / "clock.txt"
+    >>> _ = log.write_text("# presses\\n3.5 white\\n7.25,black\\n")
+    >>> read_clock_log(log)
+    [3.5, 7.25]
+    """
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise RecordError(f"clock log {str(path)!r} cannot be read: {error}") from None
+    presses = []
+    for number, line in enumerate(lines, 1):
+        text = line.split("#", 1)[0].replace(",", " ").strip()
+        if not text:
+            continue
+        try:
+            presses.append(float(text.split()[0]))
+        except ValueError:
+            raise RecordError(f"clock log line {number}: {line.strip()!r} does not start with seconds") from None
+    return sorted(presses)
+
+
+def _point_names(game: str, points) -> str:
+    geometry = games.get(game).geometry
+    return " ".join(geometry.point_name(p) for p in points)
+
+
+def describe(game: str, event) -> str | None:
+    """The comment an event leaves in the record (None for events that are no news)."""
+    at = f"{event.timestamp:.1f}s"
+    if isinstance(event, ev.Illegal):
+        text = f"illegal at {at}: {_point_names(game, event.points)}"
+        if event.penalty:
+            text += f" (penalty turn {' '.join(str(m) for m in event.penalty)} $ possible)"
+        return text
+    if isinstance(event, ev.Ambiguous):
+        options = " | ".join(" ".join(s) if s else "no move" for s in event.san[:4])
+        return f"ambiguous at {at}: {options}"
+    if isinstance(event, ev.Occluded):
+        return f"occluded at {at}: {_point_names(game, event.points)}"
+    if isinstance(event, ev.CameraLost):
+        return f"camera lost at {at}"
+    if isinstance(event, ev.CameraBack):
+        return f"camera back at {at}"
+    if isinstance(event, ev.MoveCommitted) and len(event.moves) > 1:
+        return f"{len(event.moves)} plies seen together at {at}"
+    return None
+
+
+def locate_board(game: str, source, calibration: Path | None):
+    """The calibration: from the profile, else from the markers on the video's first frames.
+
+    Returns (calibration, frames read while searching) so no frame is lost."""
+    from calibration import BoardLayout
+    from calibration.homography import DEFAULT_HEIGHT_RATIO
+    from calibration.markers import calibrate_from_markers
+    from calibration.profile import load
+
+    variant = games.get(game)
+    if calibration is not None:
+        cal = load(calibration)
+        if cal.layout.geometry.name != variant.name:
+            raise RecordError(f"{calibration} calibrates a {cal.layout.geometry.name} board, not {variant.name}")
+        return cal, []
+    layout = BoardLayout.for_game(variant)
+    thickness = DEFAULT_HEIGHT_RATIO * layout.pitch_mm * 0.45
+    seen = []
+    last_error = "no frame"
+    for frame, stamp in source:
+        seen.append((frame, stamp))
+        try:
+            return calibrate_from_markers(layout, frame, piece_height_mm=thickness), seen
+        except ValueError as error:
+            last_error = str(error)
+        if stamp > MARKER_SEARCH_S:
+            break
+    raise RecordError(f"the board was not found on the first {MARKER_SEARCH_S:g} s of the video "
+                      f"({last_error}); give --calibration")
+
+
+def record_video(video: Path, game: str, *, calibration: Path | None = None, clock_log: Path | None = None,
+                 model: Path | None = None, progress: Callable[[int, int], None] | None = None) -> Recording:
+    """Run the tracker over a whole video and return the recording (see the module docstring)."""
+    from vision.capture import CaptureError, FrameSource
+    from vision.detector import Detector
+    from vision.tracker import MoveTracker
+
+    variant = games.get(game)
+    try:
+        source = FrameSource(video)
+    except CaptureError as error:
+        raise RecordError(str(error)) from None
+    presses = read_clock_log(clock_log) if clock_log else []
+    cal, early = locate_board(variant.name, source, calibration)
+    detector = Detector(variant.name, cal, model)
+    board = variant.board()
+    tracker = MoveTracker(variant.name, board, detector, cal, commit_on_press=bool(presses))
+    recording = Recording(variant.name, board.copy(), board.fen())
+    total = max(source.frame_count, 1)
+
+    def handle(events) -> None:
+        for event in events:
+            recording.events.append(event)
+            if isinstance(event, ev.StartFound):
+                recording.board = variant.board(event.fen)
+                recording.start_fen = event.fen
+                continue
+            if isinstance(event, ev.MoveCommitted):
+                for move, san in zip(event.moves, event.san, strict=True):
+                    recording.board.push(move)  # the rules engine checks it once more
+                    recording.moves.append(move)
+                    recording.san.append(san)
+            text = describe(variant.name, event)
+            if text:
+                recording.note(text)
+
+    def frames():
+        yield from early
+        yield from source
+
+    stamp = 0.0
+    for frame, stamp in frames():
+        while presses and presses[0] <= stamp:
+            handle(tracker.press(presses.pop(0)))
+        handle(tracker.feed(frame, stamp))
+        recording.frames += 1
+        if progress:
+            progress(recording.frames, total)
+    handle(tracker.finish(stamp))
+    if recording.frames == 0:
+        raise RecordError(f"{str(video)!r} has no frame OpenCV can read")
+    if not tracker.started:
+        raise RecordError(f"no start position found in {str(video)!r}: is the {variant.title} set up as at the start?")
+    return recording
+
+
+# ------------------------------------------------------------------------------ writing
+def _movetext(recording: Recording, first_black: bool, fullmove: int) -> str:
+    words: list[str] = []
+    for text in recording.comments.get(0, []):
+        words.append("{" + text + "}")
+    black_to_move = first_black
+    need_number = True
+    for index, san in enumerate(recording.san, 1):
+        if not black_to_move:
+            words.append(f"{fullmove}. {san}")
+        elif need_number:
+            words.append(f"{fullmove}... {san}")
+        else:
+            words.append(san)
+        need_number = False
+        if black_to_move:
+            fullmove += 1
+        black_to_move = not black_to_move
+        for text in recording.comments.get(index, []):
+            words.append("{" + text + "}")
+            need_number = True
+    return " ".join(words)
+
+
+def write_record(recording: Recording, video: Path) -> str:
+    """The record as text: PGN for Cờ Tướng, tag pairs and numbered movetext for the others."""
+    variant = games.get(recording.game)
+    outcome = recording.board.outcome()
+    result = outcome.result() if outcome else "*"
+    if variant.name == "xiangqi":
+        from games.xiangqi.pgn import Game, GameMove, write_game
+
+        game = Game(headers={"Game": "Chinese Chess", "Event": "banco record", "Site": Path(video).name})
+        if recording.start_fen != variant.starting_fen:
+            game.headers["FEN"] = recording.start_fen
+        game.comment = "; ".join(recording.comments.get(0, []))
+        game.moves = [GameMove(move, None, "; ".join(recording.comments.get(i, [])))
+                      for i, move in enumerate(recording.moves, 1)]
+        game.result = result
+        return write_game(game, variant.default_notation)
+    root = variant.board(recording.start_fen)
+    headers = {"Game": variant.title, "Event": "banco record", "Site": Path(video).name,
+               "Notation": variant.default_notation, "Result": result}
+    if recording.start_fen != variant.starting_fen:
+        headers["FEN"] = recording.start_fen
+    lines = [f'[{k} "{v}"]' for k, v in headers.items()]
+    fullmove = int(getattr(root, "fullmove_number", 1) or 1)
+    body = _movetext(recording, root.turn is games.BLACK, fullmove)
+    return "\n".join(lines) + "\n\n" + (body + " " if body else "") + result + "\n"
+
+
+# ------------------------------------------------------------------------------ command
+def register(app, fail) -> None:
+    """Add `banco record` to the CLI (`banco.cli` calls this)."""
+
+    @app.command()
+    def record(
+        video: Annotated[Path, typer.Argument(help="a video file of the game")],
+        game: Annotated[str, typer.Option("--game", "-g", help="xiangqi, commander or cotoan")] = "xiangqi",
+        calibration: Annotated[Path | None, typer.Option(
+            "--calibration", help="a profile from banco calibrate (else the board's markers)")] = None,
+        clock_log: Annotated[Path | None, typer.Option(
+            "--clock-log", help="clock presses: seconds into the video, one per line")] = None,
+        out: Annotated[Path, typer.Option("--out", "-o", help="where to write the record")] = Path("game.pgn"),
+        model: Annotated[Path | None, typer.Option(help="an ONNX point classifier")] = None,
+    ) -> None:
+        """Read a video of a game and write its record; the record's path is the last line."""
+        from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+        try:
+            with Progress(TextColumn("reading {task.description}"), BarColumn(), TextColumn("{task.completed}/"
+                          "{task.total} frames"), TimeRemainingColumn(), transient=True,
+                          console=_stderr_console()) as bar:
+                task = bar.add_task(video.name, total=None)
+
+                def advance(done: int, total: int) -> None:
+                    bar.update(task, completed=done, total=total)
+
+                recording = record_video(video, game, calibration=calibration, clock_log=clock_log, model=model,
+                                         progress=advance)
+            text = write_record(recording, video)
+            out.write_text(text, encoding="utf-8")
+        except ValueError as error:
+            fail(str(error))
+        notes = sum(len(v) for v in recording.comments.values())
+        typer.echo(f"{len(recording.san)} moves, {notes} events noted", err=True)
+        typer.echo(str(out))
+
+
+def _stderr_console():
+    from rich.console import Console
+
+    return Console(stderr=True)

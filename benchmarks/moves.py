@@ -1,0 +1,193 @@
+"""From rendered game videos to moves: banco's tracker against a naive baseline, same run.
+
+For every game of `models.synth.video.game_suite` (held-out board and piece styles, seeds from
+1000, 10–30 fps, hands, light drift, shake, one injected illegal move and one pair of plies
+cut from the picture per game) both trackers read the same 1280×720 frames:
+
+- **banco**: `vision.tracker.MoveTracker` (motion gate, crops read only where they changed,
+  windowed smoothing, likelihood over legal moves and 2–3-ply sequences);
+- **naive**: the same motion gate, then on the first still frame every point classified and
+  the legal move committed that explains the most changed points (no smoothing, no window).
+
+Printed per tracker: games recovered whole, moves recovered in order, spurious moves,
+illegal moves reported, latency from the hand leaving the board (the truth's frame_done) to
+the commit (median, p95), frames per second through the tracker (decoding excluded), and
+the ratios banco / naive.
+
+    .venv/bin/python -m benchmarks.moves --games 30            # the acceptance count, 10 per game
+    .venv/bin/python -m benchmarks.moves --games 3 --plies 40  # a quicker look
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+import games
+from calibration import profile
+from vision import events as ev
+from vision import inference as inf
+from vision.capture import FrameSource
+from vision.detector import Detector, default_model_path
+from vision.tracker import MoveTracker
+
+GAMES = ("xiangqi", "commander", "cotoan")
+
+
+class NaiveTracker(MoveTracker):
+    """The baseline: read every point on the first still frame; commit the legal move whose
+    from/to points cover the most points whose best class changed."""
+
+    def feed(self, frame, timestamp):
+        self.frames += 1
+        moving = self._motion(frame)
+        if moving:
+            self.last_motion = timestamp
+            self._settled = False
+            return []
+        if not self.started:
+            self.started = True
+            return [ev.StartFound(self.board.fen(), timestamp)]
+        if self._settled:
+            return []
+        self._settled = True
+        observation = self.detector.observe(frame)
+        self.classified_crops += len(observation.points)
+        evidence = inf.Evidence.from_observation(observation)
+        view = self.rules.view(self.board)
+        best = np.argmax(evidence.logp, axis=1)
+        changed = {evidence.points[i] for i in np.flatnonzero(best != view)}
+        if len(changed) < 2:
+            return []
+        scored = [(len({m.from_point, m.to_point} & changed), i, m) for i, m in enumerate(self.board.legal_moves)]
+        if not scored:
+            return []
+        hits, _, move = max(scored, key=lambda t: (t[0], -t[1]))
+        if hits < 2:
+            return []
+        san = self.rules.write(self.board, move)
+        self.board.push(move)
+        return [ev.MoveCommitted([move], [san], timestamp, {})]
+
+
+@dataclass
+class Score:
+    name: str
+    games: int = 0
+    whole: int = 0
+    truth_moves: int = 0
+    recovered: int = 0
+    spurious: int = 0
+    illegal_truth: int = 0
+    illegal_reported: int = 0
+    latencies: list[float] = field(default_factory=list)
+    frames: int = 0
+    seconds: float = 0.0
+
+    @property
+    def fps(self) -> float:
+        return self.frames / self.seconds if self.seconds else 0.0
+
+    def line(self) -> str:
+        lat = self.latencies
+        median = statistics.median(lat) * 1000 if lat else float("nan")
+        p95 = float(np.percentile(lat, 95)) * 1000 if lat else float("nan")
+        return (f"{self.name:7s} games whole {self.whole}/{self.games}  moves {self.recovered}/{self.truth_moves}  "
+                f"spurious {self.spurious}  illegal reported {self.illegal_reported}/{self.illegal_truth}  "
+                f"latency median {median:.0f} ms p95 {p95:.0f} ms  {self.fps:.1f} frames/s")
+
+
+def run_one(tracker: MoveTracker, video, truth: dict, score: Score) -> list:
+    events = []
+    stamp = 0.0
+    busy = 0.0
+    frames = 0
+    for frame, stamp in FrameSource(video):
+        began = time.perf_counter()
+        events.extend(tracker.feed(frame, stamp))
+        busy += time.perf_counter() - began
+        frames += 1
+    events.extend(tracker.finish(stamp))
+    score.frames += frames
+    score.seconds += busy
+    judge(events, truth, score)
+    return events
+
+
+def judge(events: list, truth: dict, score: Score) -> None:
+    fps = truth["fps"]
+    expected = [m["move"] for m in truth["moves"]]
+    committed: list[tuple[str, float]] = [(san, e.timestamp) for e in events if isinstance(e, ev.MoveCommitted)
+                                          for san in e.san]
+    matched = 0
+    while matched < min(len(expected), len(committed)) and committed[matched][0] == expected[matched]:
+        matched += 1
+    score.games += 1
+    score.truth_moves += len(expected)
+    score.recovered += matched
+    score.spurious += max(0, len(committed) - matched) if matched == len(expected) else 0
+    score.whole += int(matched == len(expected) == len(committed))
+    for index in range(matched):
+        move = truth["moves"][index]
+        if move.get("cut"):
+            continue
+        score.latencies.append(max(0.0, committed[index][1] - move["frame_done"] / fps))
+    geometry = games.get(truth["game"]).geometry
+    for wrong in truth.get("illegal", []):
+        score.illegal_truth += 1
+        spots = {geometry.parse_point(wrong["from"]), geometry.parse_point(wrong["to"])}
+        for e in events:
+            if isinstance(e, ev.Illegal) and wrong["frame_done"] / fps - 0.2 <= e.timestamp \
+                    <= wrong["frame_restored"] / fps + 0.5 and spots & set(e.points):
+                score.illegal_reported += 1
+                break
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=30, help="games in all, shared among the games with a model")
+    parser.add_argument("--plies", type=int, default=None, help="plies per game (default: the suite's, ≥ 80 moves)")
+    parser.add_argument("--first-seed", type=int, default=1000)
+    parser.add_argument("--only", choices=GAMES, default=None, help="one game only")
+    args = parser.parse_args(argv)
+    from models.synth.video import cached_game, game_suite
+
+    available = [g for g in (args.only,) if g] or [g for g in GAMES if default_model_path(g).is_file()]
+    for game in GAMES:
+        if game not in available and args.only is None:
+            print(f"{game}: skipped, no point classifier shipped ({default_model_path(game).name})")
+    per_game = max(1, args.games // max(1, len(available)))
+    ours, naive = Score("banco"), Score("naive")
+    for game in available:
+        for spec in game_suite(game, per_game, first_seed=args.first_seed, plies=args.plies):
+            began = time.perf_counter()
+            rendered = cached_game(**spec)
+            render_s = time.perf_counter() - began
+            truth = rendered.truth_data
+            cal = profile.from_dict(truth["calibration"])
+            detector = Detector(game, cal)
+            variant = games.get(game)
+            before = (ours.recovered, naive.recovered)
+            run_one(MoveTracker(game, variant.board(truth["start_fen"]), detector, cal), rendered.video, truth, ours)
+            run_one(NaiveTracker(game, variant.board(truth["start_fen"]), detector, cal), rendered.video, truth, naive)
+            print(f"{game} seed {spec['seed']}: {len(truth['moves'])} plies at {truth['fps']:g} fps "
+                  f"(render {render_s:.0f} s): banco {ours.recovered - before[0]}, naive "
+                  f"{naive.recovered - before[1]} moves in order", flush=True)
+    print()
+    print(ours.line())
+    print(naive.line())
+    if ours.latencies and naive.latencies:
+        ratio = statistics.median(ours.latencies) / statistics.median(naive.latencies)
+        print(f"ratios banco/naive: latency median {ratio:.2f}"
+              f"  frames/s {ours.fps / naive.fps:.2f}"
+              f"  moves in order {ours.recovered / max(1, naive.recovered):.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,78 @@
+"""`banco record`: a rendered video becomes a PGN; unreadable or boardless videos fail clearly."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from banco.cli import app
+from games.xiangqi.pgn import read_game
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory):
+    from models.synth.playout import random_game
+    from models.synth.video import render_game
+
+    moves = random_game("xiangqi", 4, seed=23)
+    return render_game("xiangqi", moves, tmp_path_factory.mktemp("video"), seed=23, fps=10)
+
+
+def test_record_writes_the_game_as_pgn_with_markers_only(rendered, tmp_path):
+    out = tmp_path / "game.pgn"
+    result = runner.invoke(app, ["record", str(rendered.video), "--game", "xiangqi", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert result.output.strip().splitlines()[-1] == str(out)
+    game = read_game(out.read_text(encoding="utf-8"))
+    assert len(game.moves) == len(rendered.truth_data["moves"])
+    assert game.board().fen().split()[0] == rendered.truth_data["final_fen"].split()[0]
+
+
+def test_record_with_a_profile_and_a_clock_log(rendered, tmp_path):
+    truth = rendered.truth_data
+    profile_path = tmp_path / "cal.json"
+    profile_path.write_text(json.dumps(truth["calibration"]), encoding="utf-8")
+    presses = tmp_path / "clock.txt"
+    # A press a little after each hand has left (FIDE 6.7: the press completes the move).
+    presses.write_text("".join(f"{(m['frame_done'] + 6) / truth['fps']:.2f}\n" for m in truth["moves"]))
+    out = tmp_path / "clocked.pgn"
+    result = runner.invoke(app, ["record", str(rendered.video), "--calibration", str(profile_path),
+                                 "--clock-log", str(presses), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert len(read_game(out.read_text(encoding="utf-8")).moves) == len(truth["moves"])
+
+
+def test_unreadable_video_is_one_clear_line(tmp_path):
+    bad = tmp_path / "broken.mp4"
+    bad.write_bytes(b"no video here")
+    result = runner.invoke(app, ["record", str(bad), "--out", str(tmp_path / "x.pgn")])
+    assert result.exit_code != 0
+    assert "not a video" in result.output and len(result.output.strip().splitlines()) == 1
+    assert not (tmp_path / "x.pgn").exists()
+
+
+def test_a_video_without_a_board_says_so(tmp_path):
+    path = tmp_path / "table.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (320, 240))
+    for _ in range(12):
+        writer.write(np.full((240, 320, 3), 90, np.uint8))
+    writer.release()
+    result = runner.invoke(app, ["record", str(path), "--out", str(tmp_path / "x.pgn")])
+    assert result.exit_code != 0
+    assert "board was not found" in result.output
+
+
+def test_no_start_position_is_a_clear_failure(tmp_path):
+    from models.synth.video import render_game
+
+    midgame = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1"
+    rendered = render_game("xiangqi", ["h7e7"], tmp_path / "video", seed=29, fps=5, start_fen=midgame)
+    result = runner.invoke(app, ["record", str(rendered.video), "--out", str(tmp_path / "x.pgn")])
+    assert result.exit_code != 0
+    assert "no start position found" in result.output
