@@ -205,6 +205,7 @@ class Stage:
         skin = np.array([rng.uniform(90, 170), rng.uniform(120, 190), rng.uniform(170, 240)])
         sleeve = np.array([rng.uniform(0, 255) for _ in range(3)])
         return {"skin": tuple(float(v) for v in skin), "dark": tuple(float(v) * 0.7 for v in skin),
+                "light": tuple(min(255.0, float(v) * 1.08 + 6) for v in skin),
                 "sleeve": tuple(float(v) for v in sleeve), "width_mm": rng.uniform(75, 100),
                 "bare": rng.random() < 0.3}
 
@@ -442,28 +443,35 @@ class Stage:
         far = wrist + direction / length * max(length, 3 * max(self.size))
         shadow_shift = np.array([0.25, 0.35]) * size * min(1.0, hand.z / 80 + 0.2)
 
-        def shapes(canvas: np.ndarray, offset: np.ndarray, skin, dark, sleeve) -> None:
+        def shapes(canvas: np.ndarray, offset: np.ndarray, skin, dark, sleeve, light=None) -> None:
             def pt(v):
                 return (round(float(v[0] + offset[0]) * 4), round(float(v[1] + offset[1]) * 4))
+            aa = cv2.LINE_AA
             arm_width = max(2, round(size * 0.75))
-            cv2.line(canvas, pt(wrist), pt(far), sleeve if not player["bare"] else skin, arm_width, cv2.LINE_AA,
-                     shift=2)
-            cv2.line(canvas, pt(wrist), pt(palm), skin, max(2, round(size * 0.5)), cv2.LINE_AA, shift=2)
+            cv2.line(canvas, pt(wrist), pt(far), sleeve if not player["bare"] else skin, arm_width, aa, shift=2)
+            if not player["bare"] and light is not None:  # the cuff
+                cuff = wrist + (far - wrist) / max(float(np.linalg.norm(far - wrist)), 1.0) * size * 0.25
+                cv2.line(canvas, pt(wrist), pt(cuff), tuple(c * 0.7 for c in sleeve), arm_width, aa, shift=2)
+            cv2.line(canvas, pt(wrist), pt(palm), skin, max(2, round(size * 0.5)), aa, shift=2)
             heading = math.degrees(math.atan2(tip[1] - palm[1], tip[0] - palm[0]))
-            axes = (max(1, round(size * 0.38 * 4)), max(1, round(size * 0.3 * 4)))
-            cv2.ellipse(canvas, pt(palm), axes, heading, 0, 360, skin, -1, cv2.LINE_AA, shift=2)
             across = np.array([-(tip[1] - palm[1]), tip[0] - palm[0]])
-            norm = float(np.linalg.norm(across)) or 1.0
-            across = across / norm
+            across = across / (float(np.linalg.norm(across)) or 1.0)
             finger = max(2, round(size * 0.12))
-            for spread in (-0.55, -0.2, 0.15, 0.45):
-                base = palm + across * spread * size * 0.45
-                end = tip + across * spread * size * 0.25
-                cv2.line(canvas, pt(base), pt(end), dark, finger + 2, cv2.LINE_AA, shift=2)
-                cv2.line(canvas, pt(base), pt(end), skin, finger, cv2.LINE_AA, shift=2)
+            fingers = [(palm + across * spread * size * 0.45, tip + across * spread * size * 0.22)
+                       for spread in (-0.55, -0.2, 0.15, 0.45)]
+            for base, end in fingers:  # outlines first: neighbouring fingers stay apart
+                cv2.line(canvas, pt(base), pt(end), dark, finger + 2, aa, shift=2)
+            for base, end in fingers:
+                cv2.line(canvas, pt(base), pt(end), skin, finger, aa, shift=2)
             thumb = palm - across * size * 0.55 + (tip - palm) * 0.35
-            cv2.line(canvas, pt(palm - across * size * 0.2), pt(thumb), skin, round(finger * 1.3), cv2.LINE_AA,
-                     shift=2)
+            cv2.line(canvas, pt(palm - across * size * 0.2), pt(thumb), dark, round(finger * 1.3) + 2, aa, shift=2)
+            cv2.line(canvas, pt(palm - across * size * 0.2), pt(thumb), skin, round(finger * 1.3), aa, shift=2)
+            axes = (max(1, round(size * 0.38 * 4)), max(1, round(size * 0.3 * 4)))
+            cv2.ellipse(canvas, pt(palm), axes, heading, 0, 360, skin, -1, aa, shift=2)
+            if light is not None:  # the back of the hand catches the light; knuckles
+                glow = (max(1, axes[0] // 2), max(1, axes[1] // 2))
+                cv2.ellipse(canvas, pt(palm - across * size * 0.08), glow, heading, 0, 360, light, -1, aa, shift=2)
+                cv2.ellipse(canvas, pt(palm), axes, heading, -50, 50, dark, max(1, finger // 3), aa, shift=2)
 
         box = self._hand_box(np.array([tip, palm, wrist]), far, size * 1.5)
         if box is not None:
@@ -474,7 +482,7 @@ class Stage:
             shapes(dark, shapes_offset, (255, 255, 255), (255, 255, 255), (255, 255, 255))
             dark = cv2.blur(dark, (9, 9))
             region[:] = cv2.subtract(region, cv2.multiply(dark, (0.35, 0.35, 0.35, 0)))
-        shapes(image, np.zeros(2), player["skin"], player["dark"], player["sleeve"])
+        shapes(image, np.zeros(2), player["skin"], player["dark"], player["sleeve"], player["light"])
 
     def _hand_box(self, near: np.ndarray, far: np.ndarray, pad: float) -> tuple[int, int, int, int] | None:
         w, h = self.size
