@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 from collections.abc import AsyncIterator
 
 from fastapi import FastAPI, Request
@@ -27,6 +28,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await app.state.fanout.start()
         keepalive = asyncio.create_task(app.state.hub.run_keepalive())
+        if settings.freeze_startup_heap:
+            gc.collect()
+            gc.freeze()
         try:
             yield
         finally:

@@ -128,23 +128,28 @@ class Subscription:
 
 
 class Hub:
-    """Topics are strings such as ``game:7`` and ``event:2``."""
+    """Topics are strings such as ``game:7`` and ``event:2``.
+
+    Each topic keeps its viewers in the order they came (a dict used as an ordered set): the
+    first to arrive is written first, and the writes to one client machine's sockets come in
+    runs, which costs that machine fewer wake-ups than a hash order scattering them.
+    """
 
     def __init__(self, queue_length: int = QUEUE_LENGTH) -> None:
         self.queue_length = queue_length
-        self._subscribers: dict[str, set[Subscription]] = {}
+        self._subscribers: dict[str, dict[Subscription, None]] = {}
 
     def subscribe(self, *topics: str) -> Subscription:
         subscription = Subscription(self, frozenset(topics), self.queue_length)
         for topic in topics:
-            self._subscribers.setdefault(topic, set()).add(subscription)
+            self._subscribers.setdefault(topic, {})[subscription] = None
         return subscription
 
     def unsubscribe(self, subscription: Subscription) -> None:
         for topic in subscription.topics:
             subscribers = self._subscribers.get(topic)
             if subscribers is not None:
-                subscribers.discard(subscription)
+                subscribers.pop(subscription, None)
                 if not subscribers:
                     del self._subscribers[topic]
 
@@ -164,7 +169,10 @@ class Hub:
             self.keepalive()
 
     def publish(self, snapshot: dict[str, Any]) -> None:
-        """Hand the snapshot to every subscriber of its game and event; returns at once."""
+        """Hand the snapshot to every subscriber of its game and event; returns at once.
+
+        The snapshot is encoded once; every viewer is handed the same bytes.
+        """
         message = sse_message(snapshot)
         delivered: set[Subscription] = set()
         for topic in topics_of(snapshot):

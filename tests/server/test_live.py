@@ -164,3 +164,34 @@ def test_a_stalled_socket_never_holds_up_the_others():
         stalled.close()
 
     asyncio.run(scenario())
+
+
+def test_viewers_are_written_in_the_order_they_came_and_once_each():
+    """A viewer of both the game and its event gets each snapshot once; arrival order is kept."""
+
+    async def scenario() -> None:
+        hub = Hub()
+        order: list[str] = []
+        names = ["first", "second", "third", "fourth"]
+        subscriptions = []
+        for index, name in enumerate(names):
+            topics = ("game:1", "event:9") if index % 2 else ("event:9",)
+            subscription = hub.subscribe(*topics)
+
+            async def send(message: bytes, name: str = name) -> None:
+                order.append(name)
+
+            await subscription.attach(send)
+            subscriptions.append(subscription)
+        hub.publish({"seq": 1, "game_id": 1, "event_id": 9})
+        # The game's viewers in the order they came, then the event's viewers not yet written.
+        assert order == ["second", "fourth", "first", "third"]
+        subscriptions[1].close()
+        order.clear()
+        hub.publish({"seq": 2, "game_id": 1, "event_id": 9})
+        assert order == ["fourth", "first", "third"]
+        for subscription in subscriptions:
+            subscription.close()
+        assert hub.viewers() == 0
+
+    asyncio.run(scenario())
