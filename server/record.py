@@ -116,6 +116,21 @@ class _State:
     ambiguity: dict[str, Any] | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
     snapshot_cache: dict[str, Any] | None = None
+    first_move: dict[str, Any] | None = None  # the start position's move number and side to move
+
+
+def move_number(first: dict[str, Any], ply: int) -> dict[str, Any]:
+    """The move number and mover of the record's `ply`-th move (1-based), counted as PGN does:
+    the number goes up after the second side moves; a record that starts with the second side
+    to move begins ``1...``.
+
+    >>> [move_number({"number": 1, "color": "w"}, ply) for ply in (1, 2, 3)]
+    [{'number': 1, 'color': 'w'}, {'number': 1, 'color': 'b'}, {'number': 2, 'color': 'w'}]
+    >>> move_number({"number": 7, "color": "b"}, 2)
+    {'number': 8, 'color': 'w'}
+    """
+    index = ply - 1 + (1 if first["color"] == "b" else 0)
+    return {"number": first["number"] + index // 2, "color": "w" if index % 2 == 0 else "b"}
 
 
 class Recorder:
@@ -578,15 +593,25 @@ class Recorder:
                                "termination": outcome.termination.value}
             self._stop_clock(state)
 
+    @staticmethod
+    def _first_move(state: _State) -> dict[str, Any]:
+        if state.first_move is None:
+            start = state.variant.board(state.row.start_fen)
+            state.first_move = {"number": int(getattr(start, "fullmove_number", 1) or 1),
+                                "color": _color_code(start.turn)}
+        return state.first_move
+
     def _snapshot(self, state: _State) -> dict[str, Any]:
         board, variant = state.board, state.variant
+        first = self._first_move(state)
         last = None
         if state.texts:
             copy = board.copy()
             move = copy.pop()
             origin, target = _points(move)
             last = {"text": state.texts[-1], "from": origin, "to": target,
-                    "formatted": {name: moves[-1] for name, moves in state.formatted.items()}}
+                    "formatted": {name: moves[-1] for name, moves in state.formatted.items()},
+                    **move_number(first, len(state.texts))}
         pieces = []
         for point in variant.geometry.points():
             piece = board.piece_at(point)
@@ -603,7 +628,7 @@ class Recorder:
             "seq": state.head_id, "revision": state.head_number, "game_id": row.id, "variant": row.variant,
             "event_id": row.event_id, "round_id": row.round_id, "board_id": row.board_id,
             "white": row.white, "black": row.black, "fen": board.fen(), "turn": board.turn.value,
-            "ply": len(state.texts), "check": bool(board.is_check()), "last_move": last,
+            "ply": len(state.texts), "check": bool(board.is_check()), "last_move": last, "first_move": first,
             "moves": {name: list(moves) for name, moves in state.formatted.items()},
             "default_notation": variant.default_notation,
             "clocks": {"white_ms": clock.white_ms, "black_ms": clock.black_ms,

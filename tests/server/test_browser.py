@@ -57,7 +57,7 @@ def test_station_moves_appear_on_the_live_page_and_overlay(browser, live_server)
         live.wait_for_function("document.querySelectorAll('#board .last-move').length === 2")
         assert live.locator('#board .piece[data-point="6,2"]').count() == 1  # the horse on g2
         assert live.inner_text('#clocks [data-side="w"]') == "14:40"
-        assert "Mg2" in overlay.inner_text("#last")
+        assert overlay.inner_text("#last") == "2. Mg2"  # Red's second move, not the ply count
         overview.wait_for_selector(f"section[data-game='{game_id}'] .last:has-text('Mg2')", timeout=15_000)
         card = f"section[data-game='{game_id}']"
         overview.wait_for_function(f"document.querySelectorAll(\"{card} .piece\").length === 32")
@@ -119,3 +119,25 @@ def test_console_correction_is_followed_by_the_live_page(browser, live_server):
         assert kinds[-4:] == ["ambiguity", "resolve", "clock", "result"]
         live.close()
         console.close()
+
+
+def test_move_numbers_follow_the_start_position(browser, live_server):
+    """A record that starts with Black to move at move 12 reads "12... Mg7", then "13. Mg2"."""
+    after_cannon = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 0 12"
+    with httpx.Client(base_url=live_server.url) as http:
+        game_id, station = new_game(http, start_fen=after_cannon)
+        overlay = browser.new_page()
+        overlay.goto(f"{live_server.url}/overlay/{game_id}")
+        live = browser.new_page()
+        live.goto(f"{live_server.url}/games/{game_id}")
+        wait_for_moves(overlay, "#last", 0)
+        assert http.post(f"/api/games/{game_id}/moves", json={"move": "h9g7"}, headers=station).status_code == 201
+        wait_for_moves(overlay, "#last", 1)
+        assert overlay.inner_text("#last") == "12... Mg7"
+        assert http.post(f"/api/games/{game_id}/moves", json={"move": "h0g2"}, headers=station).status_code == 201
+        wait_for_moves(overlay, "#last", 2)
+        assert overlay.inner_text("#last") == "13. Mg2"
+        wait_for_moves(live, "#moves", 2)
+        assert live.inner_text("#moves").split() == ["12...", "Mg7", "13.", "Mg2"]
+        overlay.close()
+        live.close()
