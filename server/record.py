@@ -93,6 +93,26 @@ def describe_piece(variant: games.Variant, piece: object) -> dict[str, Any]:
             "label": "".join(_label(variant, p) for p in stack)[:3], "stack": len(stack)}
 
 
+def pieces_of(variant: games.Variant, board: Any) -> list[dict[str, Any]]:
+    """Every piece on `board` with its point, as the snapshots and diagrams describe them."""
+    pieces = []
+    for point in variant.geometry.points():
+        piece = board.piece_at(point)
+        if piece is not None:
+            pieces.append({"file": point.file, "rank": point.rank, **describe_piece(variant, piece)})
+    return pieces
+
+
+def position_view(variant: games.Variant, board: Any, last: Move | None = None) -> dict[str, Any]:
+    """What a diagram needs of a position: its pieces, FEN and the move that led to it."""
+    last_move = None
+    if last is not None:
+        origin, target = _points(last)
+        last_move = {"from": origin, "to": target}
+    return {"variant": variant.name, "fen": board.fen(), "pieces": pieces_of(variant, board),
+            "last_move": last_move, "ambiguity": None}
+
+
 @dataclass
 class _Clock:
     white_ms: int | None = None
@@ -256,6 +276,21 @@ class Recorder:
             if state.snapshot_cache is None:
                 state.snapshot_cache = self._snapshot(state)
             return state.snapshot_cache
+
+    def position(self, game_id: int, ply: int) -> dict[str, Any]:
+        """The game's position after its first `ply` moves (0: the start), for a diagram."""
+        state = self._state(game_id)
+        with state.lock:
+            texts, start_fen, variant = list(state.texts), state.row.start_fen, state.variant
+        if not 0 <= ply <= len(texts):
+            raise RecordError(f"ply {ply} is outside game {game_id}'s record (0…{len(texts)})")
+        board = variant.board(start_fen)
+        reader = variant.notation(canonical_notation(variant))
+        last = None
+        for text in texts[:ply]:
+            last = reader.parse(board, text)
+            board.push(last)
+        return position_view(variant, board, last)
 
     def moves(self, game_id: int) -> list[MoveRow]:
         self._state(game_id)
@@ -612,11 +647,7 @@ class Recorder:
             last = {"text": state.texts[-1], "from": origin, "to": target,
                     "formatted": {name: moves[-1] for name, moves in state.formatted.items()},
                     **move_number(first, len(state.texts))}
-        pieces = []
-        for point in variant.geometry.points():
-            piece = board.piece_at(point)
-            if piece is not None:
-                pieces.append({"file": point.file, "rank": point.rank, **describe_piece(variant, piece)})
+        pieces = pieces_of(variant, board)
         clock = state.clock
         ambiguity = None
         if state.ambiguity is not None:
