@@ -277,6 +277,12 @@ class Recorder:
                 state.snapshot_cache = self._snapshot(state)
             return state.snapshot_cache
 
+    def board(self, game_id: int) -> Any:
+        """A copy of the game's current board (the engine's, for points and outcomes)."""
+        state = self._state(game_id)
+        with state.lock:
+            return state.board.copy()
+
     def position(self, game_id: int, ply: int) -> dict[str, Any]:
         """The game's position after its first `ply` moves (0: the start), for a diagram."""
         state = self._state(game_id)
