@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
@@ -138,6 +139,7 @@ class Hub:
     def __init__(self, queue_length: int = QUEUE_LENGTH) -> None:
         self.queue_length = queue_length
         self._subscribers: dict[str, dict[Subscription, None]] = {}
+        self._last_publish: dict[str, float] = {}  # topic → when its last snapshot went out (monotonic)
 
     def subscribe(self, *topics: str) -> Subscription:
         subscription = Subscription(self, frozenset(topics), self.queue_length)
@@ -156,12 +158,26 @@ class Hub:
     def viewers(self) -> int:
         return len({s for subs in self._subscribers.values() for s in subs})
 
-    def keepalive(self) -> None:
-        """A comment to every idle viewer, so proxies keep quiet streams open."""
-        for subscribers in self._subscribers.values():
+    def keepalive(self, quiet: float = KEEPALIVE_SECONDS) -> None:
+        """A comment to every idle viewer of a quiet stream, so proxies keep it open.
+
+        A stream that carried a snapshot in the last `quiet` seconds needs none: during play
+        the moves themselves keep the connections busy, and thousands of needless writes would
+        only delay the next move's fan-out.
+        """
+        now = time.monotonic()
+        active = {topic for topic, when in self._last_publish.items() if now - when < quiet}
+        for topic in [t for t in self._last_publish if t not in active and t not in self._subscribers]:
+            del self._last_publish[topic]  # forget finished streams
+        written: set[Subscription] = set()
+        for topic, subscribers in list(self._subscribers.items()):
+            if topic in active:
+                continue
             for subscription in list(subscribers):
-                if not subscription.queue:
-                    subscription.offer(KEEPALIVE)
+                if subscription in written or subscription.queue or subscription.topics & active:
+                    continue
+                written.add(subscription)
+                subscription.offer(KEEPALIVE)
 
     async def run_keepalive(self, every: float = KEEPALIVE_SECONDS) -> None:
         while True:
@@ -175,7 +191,9 @@ class Hub:
         """
         message = sse_message(snapshot)
         delivered: set[Subscription] = set()
+        now = time.monotonic()
         for topic in topics_of(snapshot):
+            self._last_publish[topic] = now
             for subscription in list(self._subscribers.get(topic, ())):
                 if subscription not in delivered:
                     delivered.add(subscription)

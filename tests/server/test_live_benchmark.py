@@ -19,7 +19,7 @@ def test_small_run_delivers_every_move_to_every_reading_viewer(mode, monkeypatch
     monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
     live = importlib.import_module("live")
     moves = live.opening(3)
-    result = live.measure(mode, viewers=12, stalled=2, moves=moves, interval=0.05, workers=2)
+    result = live.summarize([live.measure(mode, viewers=12, stalled=2, moves=moves, interval=0.05, workers=2)])
     assert result["moves_accepted"] == 3 and result["blocked"] == 0
     assert result["delivered"] == result["expected"] == 3 * 10
     assert 0 < result["p50_ms"] <= result["p99_ms"] <= result["max_ms"]
