@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 from collections.abc import AsyncIterator
 
 from fastapi import FastAPI, Request
@@ -15,6 +16,7 @@ from games.base import BancoError, GameOverError
 from server.config import Settings
 from server.fanout import LocalFanout, RedisFanout
 from server.live import Hub, NaiveHub
+from server.matches import Matches
 from server.record import ConflictError, NotFoundError, Recorder
 from server.station.status import StationRegistry
 from server.store import make_engine, migrate, session_factory
@@ -28,6 +30,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await app.state.fanout.start()
         keepalive = asyncio.create_task(app.state.hub.run_keepalive())
+        if settings.freeze_startup_heap:
+            gc.collect()
+            gc.freeze()
         try:
             yield
         finally:
@@ -42,6 +47,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.engine = engine
     app.state.recorder = Recorder(session_factory(engine))
     app.state.tournament = Tournament(app.state.recorder)
+    app.state.matches = Matches(app.state.recorder)
     app.state.hub = Hub(settings.queue_length)
     app.state.stations = StationRegistry()  # what each station (embedded or remote) reports, for the pages
     app.state.naive = NaiveHub() if settings.broadcaster == "naive" else None
@@ -71,11 +77,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                              "errors": jsonable(error.errors())}, status_code=422)
 
     from server.api import boards, events, games_routes, live_routes, moves, pages, players, rounds, tournaments
+    from server.api import matches as match_routes
     from server.station import routes as station_routes
 
     for module in (events, rounds, boards, players, games_routes, moves, live_routes, tournaments, pages,
                    station_routes):
         app.include_router(module.router)
+    app.include_router(match_routes.router)
     return app
 
 
