@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -38,34 +37,11 @@ def camera_spec(text: str) -> int | str:
     return text
 
 
-def frames_of(spec: int | str) -> Iterator[Any]:
-    """The frames of a camera, file or stream (`vision.capture.FrameSource` when present)."""
-    try:
-        from vision.capture import FrameSource
-    except ImportError:
-        FrameSource = None  # noqa: N806
-    if FrameSource is not None:
-        yield from FrameSource(spec)
-        return
-    import time
+def frames_of(spec: int | str):
+    """The frames of a camera, file or stream (`vision.capture.FrameSource`)."""
+    from vision.capture import FrameSource
 
-    import cv2
-
-    capture = cv2.VideoCapture(spec)
-    if not capture.isOpened():
-        raise BancoError(f"cannot open the camera or video {spec!r}")
-    fps = capture.get(cv2.CAP_PROP_FPS) or 15.0
-    live = isinstance(spec, int) or "://" in str(spec)
-    index = 0
-    try:
-        while True:
-            ok, frame = capture.read()
-            if not ok:
-                return
-            yield frame, (time.monotonic() if live else index / fps)
-            index += 1
-    finally:
-        capture.release()
+    return FrameSource(spec)
 
 
 def _calibration(variant, calibration_file: Path | None, spec: int | str):
@@ -79,12 +55,15 @@ def _calibration(variant, calibration_file: Path | None, spec: int | str):
             raise BancoError(f"{calibration_file} calibrates a {calibration.layout.geometry.name} board, "
                              f"not {variant.name}")
         return calibration
-    for item in frames_of(spec):
-        if isinstance(item, tuple):
+    source = frames_of(spec)
+    try:
+        for frame, _timestamp in source:
             try:
-                return calibrate_from_markers(BoardLayout.for_game(variant), item[0])
+                return calibrate_from_markers(BoardLayout.for_game(variant), frame)
             except ValueError as error:
                 raise BancoError(f"{error}; calibrate first (banco calibrate) and give --calibration") from None
+    finally:
+        source.close()
     raise BancoError(f"the camera {spec!r} gave no frame to calibrate from")
 
 
@@ -173,6 +152,8 @@ def watch(
                                        host=host, port=port, on_ready=ready))
     except KeyboardInterrupt:
         pass
+    except ValueError as error:
+        _fail(str(error))
 
 
 def _embedded_record(variant, game_id: int | None, database: str | None, control, white: str, black: str):

@@ -160,6 +160,7 @@ class Station:
         self._last_ts = 0.0
         self._pending: _Pending | None = None
         self._presses: deque[ClockPress] = deque()
+        self._owed: deque[Color] = deque()  # sides whose move was stored before its press came
         self._outbox: deque[_Write] = deque()
         self._last_seq = -1
         self._source_ended = False
@@ -233,6 +234,10 @@ class Station:
             await self._publish_status(force=True)
         finally:
             self._stop_camera.set()
+            close = getattr(self.source, "close", None)
+            if close is not None:  # a live source's grabbing thread stops with the station
+                with contextlib.suppress(Exception):
+                    close()
             for task in tasks:
                 task.cancel()
             for task in tasks:
@@ -263,12 +268,16 @@ class Station:
 
     def _camera(self) -> None:
         last_tick = None
+        drain = getattr(self.source, "drain_events", None)  # vision.capture.FrameSource's CameraLost/Back
         try:
             for item in self.source:
                 if self._stop_camera.is_set():
                     break
+                if drain is not None:
+                    for event in drain():
+                        self.post(event)
                 if not isinstance(item, tuple):
-                    self.post(item)  # CameraLost / CameraBack from the source
+                    self.post(item)  # a camera event yielded by the source itself
                     continue
                 frame, timestamp = item
                 with self._tracker_lock:
@@ -282,6 +291,11 @@ class Station:
                 if self.on_frame is not None:
                     self.on_frame(self.frames, timestamp)
                 self.frames += 1
+            finish = getattr(self.tracker, "finish", None)
+            if finish is not None and not self._stop_camera.is_set():
+                with self._tracker_lock:
+                    for event in finish(self._last_ts):  # what the last frames show, still or not
+                        self.post(event)
         except Exception as error:  # a broken source is an event, not a dead station
             log.exception("camera: %s", error)
             self.post(SourceEnded(f"camera failed: {error}"))
@@ -407,6 +421,11 @@ class Station:
             self._store(pending.text, press.white_ms, press.black_ms, pending.evidence)
             await self._drain_outbox()
             return
+        if press.side in self._owed:
+            # The press of a move already stored with the clock's reading: late, not a new move's.
+            self._owed.remove(press.side)
+            self._note("press", f"a late press by {press.side.name.lower()}; its move was already recorded")
+            return
         self._presses.append(press)
         if self.tracker is None:
             return
@@ -436,6 +455,7 @@ class Station:
         if pending is not None:
             times = self.clock.times(int(pending.timestamp * 1000))
             self._store(pending.text, *(times if times is not None else (None, None)), pending.evidence)
+            self._owed.append(pending.side)
             self._switch_clock()
             await self._drain_outbox()
 
@@ -531,11 +551,16 @@ class Station:
         self._status_dirty = True
 
     async def _retry(self) -> None:
-        """Wake the loop to try the outbox again (the loop alone writes, so writes stay in order)."""
+        """Wake the loop to try the outbox again (the loop alone writes, so writes stay in order),
+        and pass on what the frame source says while no frame comes (a camera that dropped out)."""
+        drain = getattr(self.source, "drain_events", None)
         while True:
             await asyncio.sleep(RETRY_S)
             if self._outbox:
                 self.post(Retry())
+            if drain is not None:
+                for event in drain():
+                    self.post(event)
 
     async def _follow(self) -> None:
         while True:
@@ -580,6 +605,7 @@ class Station:
             board.push(reader.parse(board, text))
         self.board = board
         self._presses.clear()
+        self._owed.clear()
         if self.tracker is not None:
             copy = board.copy()
 

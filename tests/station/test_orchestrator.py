@@ -85,9 +85,9 @@ def _presser(station_box, plies_at: dict[int, int], extra=None):
     return on_frame
 
 
-def run_with_devices(app, game_id, moves, *, pace=0.03, extra=None, gaps=None, control="15+10", count=None):
+def run_with_devices(app, game_id, moves, *, pace=0.05, extra=None, gaps=None, control="15+10", count=None):
     tracker_script = script(moves)
-    presses = {5 + 10 * index + 3: index + 1 for index in range(len(moves))}
+    presses = {5 + 10 * index + 2: index + 1 for index in range(len(moves))}
     box = []
     trackers = []
 
