@@ -199,8 +199,12 @@ def main(game: str, speed: float, host: str, port: int, plies: int | None, keep_
 
     from models.synth.video import cache_dir
     from server.station.embedded import free_port, serve_with_station
+    from vision.detector import default_model_path
 
     chosen = demo_game(game)
+    if not default_model_path(chosen.game).is_file():
+        raise DemoError(f"no point classifier ships for {chosen.game} yet ({default_model_path(chosen.game).name} "
+                        "is missing), so the camera cannot read its pieces; try banco demo --game xiangqi")
     echo(f"banco demo: {chosen.title} — {chosen.white} vs {chosen.black} ({len(chosen.moves[:plies or None])} plies)")
     started = time.monotonic()
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total} frames"),
