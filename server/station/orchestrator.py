@@ -317,10 +317,13 @@ class Station:
         elif kind == "Occluded":
             self._note("occluded", "hidden points: " + self._names(event.points), quiet=True)
         elif kind == "HandOn":
+            # A hand is putting things right (or moving): the illegal points stop blinking; if the
+            # board is still wrong once it is still again, the tracker says so again.
+            self._illegal = frozenset()
             lifted = getattr(event, "point", None) or getattr(event, "lifted", None)
             if lifted is not None:
                 self._lifted = lifted
-                self._show_leds()
+            self._show_leds()
         elif kind == "HandOff":
             if self._lifted is not None or self._illegal:
                 self._lifted = None

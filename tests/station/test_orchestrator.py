@@ -298,3 +298,36 @@ def test_an_ambiguity_goes_to_the_referee_and_the_choice_comes_back(app, make_ga
     assert trackers[0].resets  # the tracker follows the referee's choice
     assert any(event["kind"] == "ambiguous" for event in report.events)
     assert box[0]._candidates == []  # the LEDs no longer show the candidates
+
+
+def test_illegal_points_blink_until_a_hand_comes_to_put_them_right(app, make_game):
+    from games.base import Point
+    from hardware.leds import ILLEGAL
+    from tests.station.doubles import Illegal
+
+    game_id = make_game()
+    seen = {}
+
+    class Knocked(ScriptedTracker):
+        def feed(self, frame, timestamp):
+            if frame == 5:
+                return [Illegal([Point(4, 3)], timestamp)]
+            if frame == 15:
+                return [type("HandOn", (), {"timestamp": timestamp})()]
+            return super().feed(frame, timestamp)
+
+    box = []
+
+    def look(index, _ts):
+        station = box[0]
+        if index in (12, 22):
+            seen[index] = station._frame is not None and station._frame.cell(4, 3) == ILLEGAL
+
+    def make_station():
+        station = Station(EmbeddedTarget(app, game_id), frames(30, pace=0.02),
+                          lambda board: Knocked("xiangqi", board, {}), on_frame=look, exit_at_end=True)
+        box.append(station)
+        return station
+
+    asyncio.run(run_headless(app, make_station))
+    assert seen == {12: True, 22: False}
