@@ -54,6 +54,10 @@ class NullClock:
         """Run `side`'s clock now, the other stopped, times as they stand (no increment)."""
         return None
 
+    def stop(self, at_ms: int) -> None:
+        """The game is over: both clocks stop where they stand."""
+        return None
+
     def check_flag(self, at_ms: int):
         return None
 
@@ -102,6 +106,11 @@ class SoftClock(NullClock):
         self._now = max(self._now, at_ms)
         return self.clock.check_flag(self._now)
 
+    def stop(self, at_ms: int) -> None:
+        if self.clock is not None and self.clock.running is not None:
+            self._now = max(self._now, at_ms)
+            self.clock.pause(self._now, "end of game", "station")
+
     @property
     def running(self) -> Color | None:
         return None if self.clock is None else self.clock.running
@@ -135,6 +144,10 @@ class DeviceClock(NullClock):
             return
         self.device.adjust(*times, reason="a move without a clock press", by="station")
         self.device.start(side)
+
+    def stop(self, at_ms: int) -> None:
+        if self.running is not None:
+            self.device.pause("end of game", "station")
 
     @property
     def running(self) -> Color | None:

@@ -625,10 +625,8 @@ class Station:
         self._show_leds()
 
     def _game_over(self) -> None:
-        pause = getattr(getattr(self.clock, "device", None), "pause", None)
-        if pause is not None and self.clock.running is not None:
-            with contextlib.suppress(Exception):
-                pause("end of game", "station")
+        with contextlib.suppress(Exception):
+            self.clock.stop(self._now_ms())
         self._show_leds()
 
     # ------------------------------------------------------------------ LEDs and status

@@ -227,6 +227,7 @@ def test_a_flag_ends_a_xiangqi_game_as_a_time_forfeit(app, make_game):
     assert (snapshot["result"], snapshot["termination"]) == ("1-0", "time forfeit")
     audit = app.state.recorder.audit(game_id)
     assert audit[-1].kind == "result" and audit[-1].reason == "black's flag fell"
+    assert app.state.stations.get(game_id)["clock"]["running"] is None  # the clock stopped with the game
 
 
 def test_a_flag_in_commander_chess_lets_the_points_decide(app, make_game):
