@@ -7,7 +7,8 @@ import pytest
 from server.app import create_app
 from tests.server.conftest import REFEREE_HEADERS, new_game
 
-STATION_ROUTES = {"/api/games/{game_id}/moves", "/api/games/{game_id}/ambiguities"}
+# A station posts moves, ambiguities and its status (server/station: the LED mirror, its devices).
+STATION_ROUTES = {"/api/games/{game_id}/moves", "/api/games/{game_id}/ambiguities", "/api/games/{game_id}/station"}
 
 
 def write_routes() -> list[str]:
@@ -22,7 +23,7 @@ ROUTES = write_routes()
 
 
 def test_the_write_routes_are_the_ones_we_expect():
-    assert len(ROUTES) == 15 and STATION_ROUTES <= set(ROUTES)
+    assert len(ROUTES) == 16 and STATION_ROUTES <= set(ROUTES)
     assert {"/api/events/{event_id}/matches", "/api/matches/{match_id}/games",
             "/api/matches/{match_id}/games/{number}/points"} <= set(ROUTES)
 
