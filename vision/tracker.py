@@ -233,7 +233,8 @@ class MoveTracker:
         moved = self._outside(small, previous)
         if float(np.count_nonzero(moved)) > MOTION_FRACTION * self._gate_area:
             return True
-        self.resting = self._hand_resting(small)
+        # A resting hand matters only while a window is open (a settled board sees hands move in).
+        self.resting = False if self._settled else self._hand_resting(small)
         return False
 
     def _hand_resting(self, small: np.ndarray) -> bool:
