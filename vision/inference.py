@@ -395,7 +395,9 @@ def decide(board: Board, evidence: Evidence, *, max_plies: int = 3, margin: floa
         # The best explanation puts or takes a piece where the camera cannot see: wait.
         return Verdict("occluded", points=unseen, candidates=[top], margin=gap, changed=changed)
     if clean and gap >= margin:
-        same_position = {h.fen for h in best if len(h.moves) == len(top.moves)}
+        # Transpositions (and Cờ Toán captures by different operations) end on one position:
+        # the camera cannot tell their order, the game goes on the same; commit the likeliest.
+        same_position = {" ".join(h.fen.split()[:2]) for h in best if len(h.moves) == len(top.moves)}
         if len(same_position) == 1:
             others = [h.moves for h in best[1:] if len(h.moves) == len(top.moves)]
             return Verdict("commit", moves=top.moves, candidates=[top], margin=gap, changed=changed,

@@ -54,6 +54,10 @@ RESTING_S = 1.0
 CROP_CHANGE_LEVEL = 0.45
 CENTRE_CELLS = 8
 CENTRE_MIN_SPREAD = 12.0
+# Per point, the window averages its latest reads only.
+WINDOW_READS = 3
+# After a doubtful verdict (illegal, ambiguous, occluded), the changed points are read again this soon.
+RECHECK_S = 0.7
 # A point whose crop did not change is taken to show what the board says, this surely.
 PINNED_CONFIDENCE = 0.98
 PINNED_OTHER = 1e-9
@@ -67,7 +71,7 @@ START_CHECK_S = 0.5
 class _Settle:
     """Evidence gathered over the still frames of one stability window."""
 
-    sums: dict[int, np.ndarray] = field(default_factory=dict)
+    sums: dict[int, list[np.ndarray]] = field(default_factory=dict)
     counts: dict[int, int] = field(default_factory=dict)
     occluded: set[int] = field(default_factory=set)
 
@@ -83,7 +87,7 @@ class MoveTracker:
 
     def __init__(self, game: str, board: Board, detector, calibration: Calibration, *,
                  commit_on_press: bool = False, stability_s: float = STABILITY_S,
-                 wait_for_start: bool = True, max_plies: int = 3) -> None:
+                 wait_for_start: bool = True, max_plies: int = 4) -> None:
         self.game = game
         self.variant = games.get(game)
         self.board = board.copy()
@@ -110,6 +114,7 @@ class MoveTracker:
         self._last_full = -1e9
         self._last_signature: tuple | None = None
         self._press_pending = False
+        self._recheck_at: float | None = None
         self._pending_penalty: list = []
         self.frames = 0
         self._last_frame: np.ndarray | None = None
@@ -153,6 +158,11 @@ class MoveTracker:
                     self.hand = False
                     out.append(ev.HandOff(timestamp))
                 out.extend(self._conclude(frame, timestamp))
+            return out
+        if self._recheck_at is not None and timestamp >= self._recheck_at:
+            self._recheck_at = None
+            self._gather(frame)
+            out.extend(self._conclude(frame, timestamp))
             return out
         if timestamp - self._last_full >= FULL_CHECK_S:
             self._last_full = timestamp
@@ -223,7 +233,8 @@ class MoveTracker:
         moved = self._outside(small, previous)
         if float(np.count_nonzero(moved)) > MOTION_FRACTION * self._gate_area:
             return True
-        self.resting = self._hand_resting(small)
+        # A resting hand matters only while a window is open (a settled board sees hands move in).
+        self.resting = False if self._settled else self._hand_resting(small)
         return False
 
     def _hand_resting(self, small: np.ndarray) -> bool:
@@ -301,8 +312,11 @@ class MoveTracker:
             if occluded[k]:
                 settle.occluded.add(row)
                 continue
-            settle.sums[row] = settle.sums.get(row, 0) + logp[k]
-            settle.counts[row] = settle.counts.get(row, 0) + 1
+            # Only the latest reads count: the first still frames may still show a hand leaving.
+            recent = settle.sums.setdefault(row, [])
+            recent.append(logp[k])
+            del recent[:-WINDOW_READS]
+            settle.counts[row] = len(recent)
         self._centres_now = centres
 
     def _window_evidence(self) -> inf.Evidence:
@@ -314,7 +328,7 @@ class MoveTracker:
         logp[np.arange(self._n), view] = np.log(PINNED_CONFIDENCE)
         seen = np.ones(self._n, bool)
         for row, total in settle.sums.items():
-            mean = total / settle.counts[row]
+            mean = np.mean(total, axis=0)
             logp[row] = mean - np.logaddexp.reduce(mean)
         for row in settle.occluded - set(settle.sums):
             seen[row] = False
@@ -340,6 +354,7 @@ class MoveTracker:
         if self._evidence is None or self.board.outcome() is not None:
             return []
         verdict = inf.decide(self.board, self._evidence, max_plies=self.max_plies, rules=self.rules)
+        self._recheck_at = None if verdict.status in ("none", "commit") else timestamp + RECHECK_S
         if verdict.status == "none":
             self._legal_look()
             self._last_signature = None

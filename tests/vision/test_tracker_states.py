@@ -1,0 +1,159 @@
+"""The tracker's timing and decisions with a scripted camera: the hand gate, the stability
+window, clock presses (FIDE 6.7), the referee's penalty turn, and reset.
+
+Frames are plain images (a moving blob is a hand); the detector reports the position the
+script says is on the board, as a perfect classifier would."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import games
+from calibration import BoardLayout, Calibration
+from vision import events as ev
+from vision.classes import appearance, classes
+from vision.detector import Observation
+from vision.tracker import MoveTracker
+
+SIZE = (640, 480)
+
+
+class ScriptedCamera:
+    """Frames and a detector that reads whatever position `self.board` holds."""
+
+    def __init__(self, game: str, board) -> None:
+        self.game = game
+        self.board = board
+        self.hidden: set = set()
+        self.rng = np.random.default_rng(0)
+        self.points = list(games.get(game).geometry.points())
+        self.classes = tuple(c for c in classes(game) if c != "occluded")
+
+    def observe(self, frame) -> Observation:
+        view = appearance(self.game, self.board)
+        probs = np.full((len(self.points), len(self.classes)), 0.01)
+        for i, point in enumerate(self.points):
+            probs[i, self.classes.index(view[point])] = 1.0
+        probs /= probs.sum(axis=1, keepdims=True)
+        occluded = np.array([p in self.hidden for p in self.points])
+        return Observation(self.game, self.classes, self.points, probs, occluded)
+
+    def frame(self, hand: bool) -> np.ndarray:
+        image = np.full((SIZE[1], SIZE[0], 3), 120, np.uint8)
+        if hand:
+            x, y = (int(v) for v in self.rng.integers(150, 400, size=2))
+            image[y:y + 120, x:x + 90] = 200
+        return image
+
+
+def _calibration(game: str) -> Calibration:
+    layout = BoardLayout.for_game(games.get(game))
+    return Calibration.from_corners(layout, [(120, 420), (520, 420), (520, 60), (120, 60)], SIZE)
+
+
+def _play(tracker, camera, seconds: float, start: float, hand: bool, fps: float = 15.0):
+    out = []
+    t = start
+    while t < start + seconds:
+        out.extend(tracker.feed(camera.frame(hand), t))
+        t += 1 / fps
+    return out, t
+
+
+def _setup(game="xiangqi", board=None, **kw):
+    board = board or games.get(game).board()
+    camera = ScriptedCamera(game, board.copy())
+    tracker = MoveTracker(game, board, camera, _calibration(game), **kw)
+    events, t = _play(tracker, camera, 1.0, 0.0, hand=False)
+    assert any(isinstance(e, ev.StartFound) for e in events)
+    return camera, tracker, t
+
+
+def _move(camera, text):
+    variant = games.get(camera.game)
+    camera.board.push(variant.parse_move(camera.board, text))
+
+
+def test_a_move_is_committed_after_the_hand_leaves_and_the_window_passes():
+    camera, tracker, t = _setup()
+    events, t = _play(tracker, camera, 0.8, t, hand=True)
+    assert [type(e) for e in events] == [ev.HandOn]
+    _move(camera, "h2e2")
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    kinds = [type(e) for e in events]
+    assert ev.HandOff in kinds and ev.MoveCommitted in kinds
+    committed = next(e for e in events if isinstance(e, ev.MoveCommitted))
+    assert committed.san == [games.get("xiangqi").notation().format(games.get("xiangqi").board(),
+                                                                       committed.moves[0])]
+    assert str(committed.moves[0]) == "h2e2"
+    left = committed.evidence["hand_left"]
+    assert 0 < committed.timestamp - left <= 0.5  # the stability window, not more
+
+
+def test_with_a_clock_the_press_commits():
+    camera, tracker, t = _setup(commit_on_press=True)
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _move(camera, "h2e2")
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    assert not any(isinstance(e, ev.MoveCommitted) for e in events)
+    pressed = tracker.press(t)
+    assert [str(m) for e in pressed if isinstance(e, ev.MoveCommitted) for m in e.moves] == ["h2e2"]
+
+
+def test_a_press_while_the_hand_is_still_there_commits_when_it_leaves():
+    camera, tracker, t = _setup(commit_on_press=True)
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _move(camera, "h2e2")
+    assert tracker.press(t) == []
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    assert [str(m) for e in events if isinstance(e, ev.MoveCommitted) for m in e.moves] == ["h2e2"]
+
+
+def test_an_occluded_point_delays_the_decision():
+    camera, tracker, t = _setup()
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _move(camera, "h2e2")
+    camera.hidden = {games.Point(4, 2)}
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    assert any(isinstance(e, ev.Occluded) for e in events)
+    assert not any(isinstance(e, ev.MoveCommitted) for e in events)
+    camera.hidden = set()
+    events, t = _play(tracker, camera, 1.5, t, hand=False)  # re-read soon after the doubt
+    assert [str(m) for e in events if isinstance(e, ev.MoveCommitted) for m in e.moves] == ["h2e2"]
+
+
+def test_reset_tracks_from_the_referees_position():
+    camera, tracker, t = _setup()
+    variant = games.get("xiangqi")
+    corrected = variant.board()
+    corrected.push(variant.parse_move(corrected, "b0c2"))
+    tracker.reset(corrected)
+    camera.board = corrected.copy()
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _move(camera, "h9g7")
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    assert [str(m) for e in events if isinstance(e, ev.MoveCommitted) for m in e.moves] == ["h9g7"]
+
+
+def test_commander_illegal_crossing_put_back_becomes_the_penalty_turn():
+    from games.commander import terrain as tr
+    from games.commander.pieces import RED, Kind, Piece
+    from tests.games.commander.helpers import with_kings
+
+    board = with_kings({"5,9": "A", "8,8": "i"}, referee=True)
+    camera, tracker, t = _setup("commander", board)
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    before = camera.board.copy()
+    attempt = camera.board.copy()
+    attempt.set_stack_at(tr.parse_point("5,9"), None)
+    attempt.set_stack_at(tr.parse_point("6,9"), [Piece(Kind.ARTILLERY, RED)])
+    camera.board = attempt
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    illegal = [e for e in events if isinstance(e, ev.Illegal)]
+    assert illegal and [str(m) for m in illegal[0].penalty] == ["P5,9_6,9"]
+    _, t = _play(tracker, camera, 0.5, t, hand=True)  # the referee puts the artillery back
+    camera.board = before
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    committed = [e for e in events if isinstance(e, ev.MoveCommitted)]
+    assert committed and committed[0].moves[0].penalty and committed[0].san == ["P5,9_6,9$"]
+    assert tracker.board.turn is not RED
