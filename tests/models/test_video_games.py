@@ -41,11 +41,16 @@ def assert_pixels_follow_the_board(rendered, before_board, after_board, game):
     changed, same = [], []
     for point in before:
         x, y = (int(round(v)) for v in calibration.piece_center_pixel(point))
-        a = first[y - radius:y + radius, x - radius:x + radius].astype(float)
         b = last[y - radius:y + radius, x - radius:x + radius].astype(float)
-        # Colour and pattern (a glyph, a rim), each crop's own brightness taken out: the light drifts.
-        a, b = a / max(a.mean(), 1.0), b / max(b.mean(), 1.0)
-        difference = float(np.abs(a - b).mean() + np.abs(a.mean(axis=(0, 1)) - b.mean(axis=(0, 1))).sum())
+        b = b / max(b.mean(), 1.0)
+        differences = []
+        for dy in range(-3, 4):  # the camera shakes a few pixels: compare at the best alignment
+            for dx in range(-3, 4):
+                a = first[y - radius + dy:y + radius + dy, x - radius + dx:x + radius + dx].astype(float)
+                # Colour and pattern (a glyph, a rim), each crop's own brightness taken out: the light drifts.
+                a = a / max(a.mean(), 1.0)
+                differences.append(np.abs(a - b).mean() + np.abs(a.mean(axis=(0, 1)) - b.mean(axis=(0, 1))).sum())
+        difference = float(min(differences))
         if (before[point] == EMPTY) != (after[point] == EMPTY):
             changed.append(difference)
         elif before[point] == after[point]:
