@@ -181,23 +181,43 @@ class Stage:
 
     # ------------------------------------------------------------------ set-up
     def _camera(self, rng: random.Random) -> np.ndarray:
-        """A camera that sees the whole sheet, markers included: zoomed out until it does."""
-        w_mm, h_mm = self.layout.sheet_size_mm
-        corners = np.array([[0, 0, 1], [w_mm, 0, 1], [w_mm, h_mm, 1], [0, h_mm, 1]], np.float64).T
+        """A camera that sees the whole playing grid and at least half the markers: zoomed in or
+        out from `random_camera`'s view until it does, the board filling much of the picture."""
+        layout = self.layout
+        w_mm, h_mm = layout.sheet_size_mm
+        sheet = np.array([[0, 0], [w_mm, 0], [w_mm, h_mm], [0, h_mm]], np.float64)
+        pitch = layout.pitch_mm
+        grid = np.array([layout.point_mm(p) for p in layout.corner_points()])
+        centre_mm = grid.mean(axis=0)
+        grid = centre_mm + (grid - centre_mm) * (1 + 1.2 * pitch / np.abs(grid - centre_mm).max())
+        markers = [np.array(m.corners_mm) for m in layout.markers()]
         width, height = self.size
         centre = np.array([width / 2, height / 2])
-        room = np.array([width / 2, height / 2]) * rng.uniform(0.9, 0.97)
+        margin = 0.02 * min(width, height)
+
+        def project(h: np.ndarray, points: np.ndarray) -> np.ndarray | None:
+            px = h @ np.column_stack([points, np.ones(len(points))]).T
+            return None if np.any(px[2] <= 0) else (px[:2] / px[2]).T
+
+        def inside(px: np.ndarray) -> bool:
+            return bool(np.all(px >= margin) and np.all(px[:, 0] <= width - margin)
+                        and np.all(px[:, 1] <= height - margin))
+
         for _ in range(100):
-            k, rotation, t = random_camera(self.layout, rng, self.size, max_tilt=35.0)
-            homography = k @ np.column_stack([rotation[:, 0], rotation[:, 1], t])
-            px = homography @ corners
-            if np.any(px[2] <= 0):
+            k, rotation, t = random_camera(layout, rng, self.size, max_tilt=35.0)
+            base = k @ np.column_stack([rotation[:, 0], rotation[:, 1], t])
+            px = project(base, sheet)
+            if px is None:
                 continue
-            reach = np.abs(px[:2] / px[2] - centre[:, None]) / room[:, None]
-            zoom = rng.uniform(0.8, 1.0) / float(reach.max())  # the board fills much of the picture
-            homography = np.array([[zoom, 0, (1 - zoom) * centre[0]], [0, zoom, (1 - zoom) * centre[1]],
-                                   [0, 0, 1]]) @ homography
-            return homography / homography[2, 2]
+            whole = 1.0 / float((np.abs(px - centre) / (centre - margin)).max())  # the whole sheet just fits
+            zoom = whole * rng.uniform(0.92, 1.25)
+            while zoom > whole * 0.9:
+                homography = np.array([[zoom, 0, (1 - zoom) * centre[0]], [0, zoom, (1 - zoom) * centre[1]],
+                                       [0, 0, 1]]) @ base
+                seen_markers = sum(inside(project(homography, m)) for m in markers)
+                if inside(project(homography, grid)) and seen_markers >= len(markers) // 2:
+                    return homography / homography[2, 2]
+                zoom *= 0.97
         raise RuntimeError("no camera found that sees the whole board")
 
     @staticmethod

@@ -521,6 +521,10 @@ def render_game(game: str, moves: Sequence[str], out_dir: Path, *, seed: int, st
     variant = games.get(game)
     if not 5 <= fps <= 60:
         raise RenderError(f"fps {fps} is outside 5–60")
+    width, height = (int(v) for v in size)
+    if width % 2 or height % 2 or min(width, height) < 120:
+        # MPEG-4 codecs drop an odd last row or column: the truth's size would be wrong.
+        raise RenderError(f"video size {width}×{height}: width and height must be even and at least 120")
     referee = game == "commander" and any("$" in str(text) for text in moves)
     board = _new_board(variant, start_fen, referee)
     start_fen = board.fen()
