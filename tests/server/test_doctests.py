@@ -8,11 +8,11 @@ import importlib
 
 import pytest
 
-MODULES = ["server.record", "server.raster", "server.render", "server.live", "server.matches"]
+MODULES = ["server.record", "server.raster", "server.render"]
 
 
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name):
     module = importlib.import_module(name)
-    failures, _ = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
-    assert failures == 0
+    failures, attempted = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert attempted > 0 and failures == 0
