@@ -23,6 +23,7 @@ from dataclasses import asdict
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 
 import games
 from games.base import Color, Termination
@@ -119,16 +120,13 @@ class Matches:
             white, black = (match.player_a, match.player_b) if mover == "A" else (match.player_b, match.player_a)
             start_fen = None
             numbers = (match.number_a, match.number_b) if mover == "A" else (match.number_b, match.number_a)
-        game = self.recorder.create_game(event.game, white, black, event_id=match.event_id, round_id=match.round_id,
-                                         board_id=match.board_id, start_fen=start_fen, initial_ms=match.initial_ms,
-                                         increment_ms=match.increment_ms)
-        with self.sessions.begin() as session:
-            row = session.get(GameRow, game.id)
-            row.match_id, row.match_game = match_id, number
-            row.white_number, row.black_number = numbers
-        game.match_id, game.match_game = match_id, number
-        game.white_number, game.black_number = numbers
-        return game
+        try:
+            return self.recorder.create_game(
+                event.game, white, black, event_id=match.event_id, round_id=match.round_id, board_id=match.board_id,
+                start_fen=start_fen, initial_ms=match.initial_ms, increment_ms=match.increment_ms,
+                white_number=numbers[0], black_number=numbers[1], match_id=match_id, match_game=number)
+        except IntegrityError:  # (match_id, match_game) is unique: another request created it first
+            raise ConflictError(f"game {number} of match {match_id} was created meanwhile") from None
 
     def enter_points(self, match_id: int, number: int, points_a: int, points_b: int) -> dict[str, Any]:
         """The referee's points for game `number` of the match, for a game scored off the board."""

@@ -220,7 +220,9 @@ class Recorder:
 
     def create_game(self, variant_name: str, white: str = "", black: str = "", *, event_id: int | None = None,
                     round_id: int | None = None, board_id: int | None = None, start_fen: str | None = None,
-                    initial_ms: int | None = None, increment_ms: int = 0) -> GameRow:
+                    initial_ms: int | None = None, increment_ms: int = 0, white_number: int | None = None,
+                    black_number: int | None = None, match_id: int | None = None,
+                    match_game: int | None = None) -> GameRow:
         variant = games.get(variant_name)
         board = variant.board(start_fen)  # raises InvalidFenError on a bad position
         with self.sessions.begin() as session:
@@ -238,7 +240,8 @@ class Recorder:
                 event_id = physical.event_id
             row = GameRow(variant=variant.name, white=white, black=black, event_id=event_id, round_id=round_id,
                           board_id=board_id, start_fen=board.fen(), initial_ms=initial_ms,
-                          increment_ms=increment_ms, result="*", head_revision=0)
+                          increment_ms=increment_ms, result="*", head_revision=0, white_number=white_number,
+                          black_number=black_number, match_id=match_id, match_game=match_game)
             session.add(row)
             session.flush()
             revision = Revision(game_id=row.id, number=1, kind="create", author="referee", reason="",

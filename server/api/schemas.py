@@ -204,7 +204,9 @@ class Snapshot(BaseModel):
     fen: str
     turn: str
     ply: int
-    last_move: dict[str, Any] | None
+    last_move: dict[str, Any] | None = Field(description="text, from, to, formatted (every notation), "
+                                                         "number and color (w/b): '1.' or '1...'")
+    first_move: dict[str, Any] | None = Field(None, description="the record's first move number and side")
     moves: dict[str, list[str]]
     clocks: dict[str, Any]
     result: str

@@ -49,6 +49,7 @@ class BoardRow(Base):
 
 class GameRow(Base):
     __tablename__ = "games"
+    __table_args__ = (UniqueConstraint("match_id", "match_game", name="uq_games_match_game"),)
     id: Mapped[int] = mapped_column(primary_key=True)
     event_id: Mapped[int | None] = mapped_column(ForeignKey("events.id"))
     round_id: Mapped[int | None] = mapped_column(ForeignKey("rounds.id"))

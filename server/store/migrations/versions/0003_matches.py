@@ -35,10 +35,12 @@ def upgrade() -> None:
         batch.add_column(sa.Column("match_game", sa.Integer))
         batch.add_column(sa.Column("points_white", sa.Integer))
         batch.add_column(sa.Column("points_black", sa.Integer))
+        batch.create_unique_constraint("uq_games_match_game", ["match_id", "match_game"])
 
 
 def downgrade() -> None:
     with op.batch_alter_table("games") as batch:
+        batch.drop_constraint("uq_games_match_game", type_="unique")
         batch.drop_column("points_black")
         batch.drop_column("points_white")
         batch.drop_column("match_game")
