@@ -25,9 +25,21 @@ from tests.station.doubles import CameraBack, CameraLost
 SHORT = {"xiangqi": 20}
 
 
+TEST_FPS = 10  # a third fewer frames to render and read than the demo's 15; the tracker keeps up
+
+
 @pytest.fixture(scope="module")
 def video_cache(tmp_path_factory):
     return tmp_path_factory.mktemp("videos")  # one render per video for this module's tests
+
+
+def short_video(game: str, plies: int, **options):
+    from banco.demo import DEMO_SEED, DEMO_SIZE, demo_game
+    from models.synth.video import cached_game
+
+    chosen = demo_game(game)
+    return cached_game(game, chosen.moves[:plies], seed=options.pop("seed", DEMO_SEED), fps=TEST_FPS,
+                       size=DEMO_SIZE, **options)
 
 
 def recorded(run):
@@ -63,7 +75,7 @@ def check_clock(run, report):
 @pytest.mark.parametrize("game", sorted(SHORT))
 def test_the_demo_pipeline_records_the_source_game_with_its_clock(game, tmp_path, video_cache, monkeypatch):
     monkeypatch.setenv("BANCO_CACHE_DIR", str(video_cache))
-    run = build(game, plies=SHORT[game], speed=0, database=tmp_path / "demo.sqlite3")
+    run = build(game, speed=0, database=tmp_path / "demo.sqlite3", rendered=short_video(game, SHORT[game]))
     report = run_headless(run)
     assert recorded(run) == run.moves
     check_clock(run, report)
@@ -78,11 +90,7 @@ def test_the_demo_pipeline_records_the_source_game_with_its_clock(game, tmp_path
 def test_the_camera_stops_for_five_seconds_and_the_missed_moves_are_recovered(tmp_path, video_cache, monkeypatch):
     """The picture is cut while plies 3 and 4 are played; the source then stalls for 5 s more."""
     monkeypatch.setenv("BANCO_CACHE_DIR", str(video_cache))
-    from banco.demo import demo_game
-    from models.synth.video import cached_game
-
-    chosen = demo_game("xiangqi")
-    rendered = cached_game("xiangqi", chosen.moves[:6], seed=1001, fps=15, size=(960, 540), unseen=[3])
+    rendered = short_video("xiangqi", 6, seed=1001, unseen=[3])
     run = build("xiangqi", speed=0, database=tmp_path / "demo.sqlite3", rendered=rendered)
     resume = rendered.truth_data["unseen"][0]["resume_frame"]
     frames = run.station.source
@@ -141,7 +149,8 @@ def test_the_demo_page_shows_the_board_clocks_leds_and_a_growing_move_list(tmp_p
     from playwright.sync_api import sync_playwright
 
     monkeypatch.setenv("BANCO_CACHE_DIR", str(video_cache))
-    run = build("xiangqi", plies=SHORT["xiangqi"], speed=4.0, database=tmp_path / "demo.sqlite3", exit_at_end=False)
+    run = build("xiangqi", speed=4.0, database=tmp_path / "demo.sqlite3", exit_at_end=False,
+                rendered=short_video("xiangqi", SHORT["xiangqi"]))
     with Served(run) as served, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         page = browser.new_page(viewport={"width": 1280, "height": 800})
