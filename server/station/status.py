@@ -22,12 +22,14 @@ INDEX_DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 def led_json(frame: LedFrame | None) -> dict[str, Any] | None:
     """A frame as the protocol sends it (hardware/PROTOCOL.md §5.2): a palette of pattern
-    letters with colours and one palette index per point, rank by rank from White's side.
+    letters with colours (in order of first use) and one palette index per point, rank by rank
+    from White's side.
 
     >>> from hardware.leds import render, last_move
     >>> from games.base import Point
-    >>> led_json(render((3, 2), last_move(Point(0, 0), Point(2, 1))))["points"]
-    '100002'
+    >>> frame = led_json(render((3, 2), last_move(Point(0, 0), Point(2, 1))))
+    >>> frame["palette"], frame["points"]
+    (['S403000', 'O000000', 'SFFC000'], '011112')
     """
     if frame is None:
         return None
