@@ -84,12 +84,14 @@ class ScriptedTracker:
 
 
 def frames(count: int, fps: float = 15.0, pace: float = 0.0, gaps: dict[int, Any] | None = None):
-    """Frames 0..count-1 as (index, timestamp); `gaps[i]` is yielded before frame i (camera events,
-    or a number of seconds to stall)."""
+    """Frames 0..count-1 as (index, timestamp); `gaps[i]` is yielded before frame i (camera events),
+    or is a number of seconds to stall, or a function to wait on."""
     for index in range(count):
         for gap in (gaps or {}).get(index, ()):
             if isinstance(gap, int | float):
                 time.sleep(gap)
+            elif callable(gap):
+                gap()
             else:
                 yield gap
         if pace:

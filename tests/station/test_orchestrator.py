@@ -86,6 +86,8 @@ def _presser(station_box, plies_at: dict[int, int], extra=None):
 
 
 def run_with_devices(app, game_id, moves, *, pace=0.05, extra=None, gaps=None, control="15+10", count=None):
+    """The scripted moves with the simulated clock and LED board; the players press 2 frames after
+    each move."""
     tracker_script = script(moves)
     presses = {5 + 10 * index + 2: index + 1 for index in range(len(moves))}
     box = []
@@ -138,11 +140,27 @@ def test_unplugged_clock_and_led_board_come_back_and_no_move_is_lost(app, make_g
         if index == 28:
             station.clock.simulator.unplug()
             station.leds.simulator.unplug()
-        elif index == 75:
+        elif index == 50:
             station.clock.simulator.replug()
             station.leds.simulator.replug()
 
-    report, station, _ = run_with_devices(app, game_id, moves, extra=cable, count=150)
+    box = []
+
+    def replugged():  # the camera waits (a slow machine) until both devices have come back
+        import time
+
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not (box and box[0].clock.connected() and box[0].leds.connected()):
+            time.sleep(0.1)
+        time.sleep(0.5)
+
+    def cable_and_box(station, index):
+        if not box:
+            box.append(station)
+        cable(station, index)
+
+    report, station, _ = run_with_devices(app, game_id, moves, extra=cable_and_box, count=150,
+                                          gaps={60: [replugged]})
     assert [text for text, _, _ in stored(app, game_id)] == moves
     texts = [event["text"] for event in report.events]
     assert any("clock disconnected" in text for text in texts)
