@@ -374,7 +374,23 @@ class _Director:
         other.offset_mm = (dx * scale, dy * scale)
 
     def drop_off(self, side: int, player: int) -> None:
-        """Take what the hand holds off the board: set it beside the board, out of view."""
+        """Take what the hand holds off the board: onto the table beside the sheet (in view,
+        off the grid) or away out of the picture."""
+        stage = self.stage
+        spot = stage.aside_spot(side) if self.rng.random() < 0.5 else None
+        if spot is not None and len(self.carried) == 1:
+            x, y = spot
+            disc = self.carried[0].disc
+            self.travel(HandPose(x, y - side * 0.25 * stage.radius_mm, stage.height_mm + self.u(20, 40), side, player),
+                        self.u(0.3, 0.6))
+            self.travel(HandPose(x, y - side * 0.25 * stage.radius_mm, stage.height_mm + 1, side, player),
+                        self.u(0.1, 0.2))
+            self.carried.clear()
+            disc.offset_mm = (0.0, 0.0)
+            disc.discs = 1
+            stage.aside.append((disc, x + self.rng.gauss(0, 2), y + self.rng.gauss(0, 2)))
+            stage.changed()
+            self.hold(self.u(0.04, 0.1))
         self.leave(side, player)
         self.carried.clear()
 
