@@ -3,8 +3,13 @@
 `render_game` plays a move list with the game's engine and films it on a rendered board:
 hands reach in from the mover's side, lift, carry (sometimes hovering over another point)
 and put down pieces (sometimes nudging a neighbour off-centre), remove captured pieces
-(before or after the capturing piece lands), then leave; the light drifts, shadows pass,
-the camera shakes a little. Beside the video a truth JSON says what happened and when.
+(before or after the capturing piece lands; out of the picture or onto the table beside the
+sheet), then leave; the light drifts, shadows pass, the camera re-exposes when a hand comes
+in and shakes a little when a piece lands. Beside the video a truth JSON says what
+happened and when. Commander Chess stacks show their top disc on a taller pile; a capture
+in place removes only the target; an aircraft shot down leaves the board; a referee's
+put-back crossing (``$``) goes across and back. Cờ Toán's capture by calculation puts the
+attacker on the target's cell.
 
 Truth JSON (the contract in the session's contracts; extra keys are additions):
 
@@ -142,7 +147,6 @@ def plan_ply(before: dict[Point, str], after: dict[Point, str], hint: tuple[Poin
             plan.unstacks.append((source, point, label))
             continue
         plan.reveals[point] = label  # a passenger seen once its carrier leaves, or a piece changing
-    # A revealed label at a point nothing leaves from appears when the hand takes the capture.
     return plan
 
 
