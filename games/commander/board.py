@@ -40,6 +40,7 @@ from games.commander.pieces import (
     arrange,
     color_name,
     is_legal_stack,
+    remove_pieces,
     stack_value,
 )
 from games.commander.rules import Act, Action, Fate
@@ -82,12 +83,14 @@ class Turn(BaseMove):
 
     actions: tuple[Action, ...] = ()
     penalty: bool = False
+    # The generator knows the key when it makes a turn; others compute it when first asked.
+    cached_key: tuple | None = field(default=None, compare=False, repr=False)
 
     @classmethod
-    def of(cls, actions: Iterable[Action], penalty: bool = False) -> Turn:
+    def of(cls, actions: Iterable[Action], penalty: bool = False, key: tuple | None = None) -> Turn:
         actions = tuple(actions)
         first = actions[0]
-        return cls(tr.to_point(first.origin), tr.to_point(first.target), actions, penalty)
+        return cls(tr.to_point(first.origin), tr.to_point(first.target), actions, penalty, key)
 
     @property
     def origin(self) -> int:
@@ -99,7 +102,11 @@ class Turn(BaseMove):
 
     def key(self) -> tuple:
         """The actions as a sorted tuple of numbers: order-free, cheap to hash."""
-        return (self.penalty, *sorted(map(_action_code, self.actions)))
+        key = self.cached_key
+        if key is None:
+            key = (self.penalty, *sorted(map(_action_code, self.actions)))
+            object.__setattr__(self, "cached_key", key)
+        return key
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Turn) and self.key() == other.key()
@@ -333,46 +340,94 @@ class Board:
             return self._cache[key]  # type: ignore[return-value]
         rings = self._rings(self.turn.other)
         turns: list[Turn] = []
-        seen: set = set()
+        gbase = _group_code(stack) * _GROUP_SCALE + origin * _ORIGIN_SCALE
         for action in rules.group_actions(self.squares, origin, stack, rings, alone=True):
             if touched is None or _touches_only(action, touched):
-                turns.append(Turn.of((action,)))
+                turns.append(Turn.of((action,), key=(False, gbase + action.target * 9 + _act_fate(action))))
         if len(stack) > 1:
-            seen = {turn.key() for turn in turns}
-            self._split(origin, stack, [], turns, seen, touched, rings)
+            # A split never repeats a whole-stack action (its groups are smaller), so its
+            # turns are told apart among themselves only.
+            chains: dict[tuple, list[Action]] = {}
+            self._split(origin, stack, (), [], chains, touched, rings)
+            turns.extend(Turn.of(chain, key=key) for key, chain in chains.items())
         if self._settings.safe:
             turns = [t for t in turns if not self._exposes_commander(t)]
         if key is not None:
             self._cache[key] = turns
         return turns
 
-    def _split(self, origin: int, remaining: Stack, done: list[Action], out: list[Turn], seen: set,
-               touched: frozenset[int] | None, rings: list[int]) -> None:
-        """§7.4, D25: pieces of the stack act one after another from `origin`."""
+    def _count_from(self, origin: int) -> int:
+        """len(self._turns_from(origin)) without making the turns (perft's last ply)."""
+        stack = self.squares[origin]
+        if stack is None or stack[0].color is not self.turn:
+            return 0
+        key = f"from{origin}"
+        if self._settings.safe or key in self._cache:
+            return len(self._turns_from(origin))
+        rings = self._rings(self.turn.other)
+        count = len(rules.group_actions(self.squares, origin, stack, rings, alone=True))
+        if len(stack) > 1:
+            chains: dict[tuple, list[Action]] = {}
+            self._split(origin, stack, (), [], chains, None, rings)
+            count += len(chains)
+        return count
+
+    def _split(self, origin: int, remaining: Stack, codes: tuple[int, ...], done: list[Action],
+               chains: dict[tuple, list[Action]], touched: frozenset[int] | None, rings: list[int]) -> None:
+        """§7.4, D25: pieces of the stack act one after another from `origin`.
+
+        Every order is tried; `chains` keeps one action list per distinct set of results (the
+        turn key). The origin must hold a legal stack on its terrain after each action.
+        """
         squares = self.squares
-        for group in _subgroups(remaining):
-            if not done and len(group) == len(remaining):
+        current = squares[origin]
+        assert current is not None
+        current_stands = is_legal_stack(current) and _stands(current[0].kind, origin)
+        for group, left, rest, rest_stands in _split_groups(current, remaining, origin):
+            if not codes and not left:
                 continue  # the whole stack acting together is an ordinary move
+            gbase = _group_code(group) * _GROUP_SCALE + origin * _ORIGIN_SCALE
+            needs_rings = left and any(p.kind is Kind.AIR_FORCE and not p.hero for p in left)
             for action in rules.group_actions(squares, origin, group, rings, alone=False):
                 if touched is not None and not _touches_only(action, touched):
                     continue
-                saved = (squares[origin], squares[action.target])
-                rules.apply_action(squares, action)
-                chain = [*done, action]
-                left = _minus(remaining, group)
-                here = squares[origin]
-                if here is None or (is_legal_stack(here) and _stands(here[0].kind, origin)):
-                    turn = Turn.of(chain)
-                    key = turn.key()
-                    if key not in seen:
-                        seen.add(key)
-                        out.append(turn)
+                target = action.target
+                act, fate = action.act, action.fate
+                occupant = squares[target]
+                # Carry out the action (rules.apply_action, with the origin's rest known).
+                if fate is Fate.SHOT_DOWN:
+                    squares[origin] = rest
+                    stands = rest_stands
+                elif act is Act.MOVE:
+                    squares[origin] = rest
+                    squares[target] = group if occupant is None else rules._combined(occupant, group)
+                    stands = rest_stands
+                elif fate is Fate.EXCHANGE:
+                    squares[target] = None
+                    squares[origin] = rest
+                    stands = rest_stands
+                elif act is Act.CAPTURE:
+                    squares[target] = group
+                    squares[origin] = rest
+                    stands = rest_stands
+                else:  # a strike in place: the group stays on the origin
+                    squares[target] = None
+                    stands = current_stands
+                code = gbase + target * 9 + _act_fate(action)
+                chain_codes = (*codes, code)
+                if stands:
+                    key = (False, *sorted(chain_codes))
+                    if key not in chains:
+                        chains[key] = [*done, action]
                 if left:
-                    # Rings change only when an enemy piece is destroyed.
-                    changed = action.is_capture and action.fate is not Fate.SHOT_DOWN
-                    after = rules.ring_masks(squares, self.turn.other) if changed else rings
-                    self._split(origin, left, chain, out, seen, touched, after)
-                squares[origin], squares[action.target] = saved
+                    # Rings change only when an enemy ring provider is destroyed.
+                    after = rings
+                    if (needs_rings and act is not Act.MOVE and fate is not Fate.SHOT_DOWN
+                            and rules.ring_radius(occupant[0])):
+                        after = rules.ring_masks(squares, self.turn.other)
+                    self._split(origin, left, chain_codes, [*done, action], chains, touched, after)
+                squares[origin] = current
+                squares[target] = occupant
 
     def _exposes_commander(self, turn: Turn) -> bool:
         """Safe mode (D1 option): the turn leaves the mover's commander capturable."""
@@ -478,9 +533,12 @@ class Board:
         """The number of turn sequences `depth` plies long (leaves of the game tree)."""
         if depth <= 0:
             return 1
-        turns = self.generate_turns()
         if depth == 1:
-            return len(turns)
+            # Count the last ply without making its turns (standard perft practice).
+            if "turns" in self._cache or self.result() is not None:
+                return len(self.generate_turns())
+            return sum(self._count_from(square) for square in range(tr.SQUARES))
+        turns = self.generate_turns()
         total = 0
         for turn in list(turns):
             self._push_unchecked(turn)
@@ -675,6 +733,42 @@ def _action_code(action: Action) -> int:
         code = code * 64 + piece.kind * 4 + (piece.color is BLUE) * 2 + piece.hero + 1
     code = (code * tr.SQUARES + action.origin) * tr.SQUARES + action.target
     return (code * 3 + _ACT_CODES[action.act]) * 3 + _FATE_CODES[action.fate]
+
+
+_ORIGIN_SCALE = tr.SQUARES * 9
+_GROUP_SCALE = tr.SQUARES * _ORIGIN_SCALE
+
+
+def _group_code(group: Stack) -> int:
+    code = 0
+    for piece in group:
+        code = code * 64 + piece.kind * 4 + (piece.color is BLUE) * 2 + piece.hero + 1
+    return code
+
+
+def _act_fate(action: Action) -> int:
+    """The last digit of `_action_code`: act and fate."""
+    act, fate = action.act, action.fate
+    return ((0 if act is Act.MOVE else 1 if act is Act.CAPTURE else 2) * 3
+            + (0 if fate is Fate.NORMAL else 1 if fate is Fate.SHOT_DOWN else 2))
+
+
+_SPLIT_GROUPS: dict[tuple[Stack, Stack, int], list[tuple[Stack, Stack, Stack | None, bool]]] = {}
+
+
+def _split_groups(current: Stack, remaining: Stack, origin: int) -> list[tuple[Stack, Stack, Stack | None, bool]]:
+    """For each sub-stack `group` of `remaining` that may act: (group, the pieces left to act,
+    the origin's stack once the group has gone, whether that stack may stand there)."""
+    key = (current, remaining, origin)
+    found = _SPLIT_GROUPS.get(key)
+    if found is None:
+        found = []
+        for group in _subgroups(remaining):
+            rest = remove_pieces(current, group) or None
+            stands = rest is None or (is_legal_stack(rest) and _stands(rest[0].kind, origin))
+            found.append((group, _minus(remaining, group), rest, stands))
+        _SPLIT_GROUPS[key] = found
+    return found
 
 
 def _by_points(captured: dict[Color, int], bonus: dict[Color, int]) -> Color | None:
