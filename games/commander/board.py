@@ -373,22 +373,61 @@ class Board:
         return count
 
     def _split(self, origin: int, remaining: Stack, codes: tuple[int, ...], done: list[Action],
-               chains: dict[tuple, list[Action]], touched: frozenset[int] | None, rings: list[int]) -> None:
+               chains: dict[tuple, list[Action]], touched: frozenset[int] | None, rings: list[int],
+               root: dict[Stack, list[list[Action]]] | None = None, dirty: tuple[int, ...] = (),
+               rings_changed: bool = False) -> None:
         """§7.4, D25: pieces of the stack act one after another from `origin`.
 
         Every order is tried; `chains` keeps one action list per distinct set of results (the
         turn key). The origin must hold a legal stack on its terrain after each action.
+
+        Later actions reuse the first level's lists (`root`, per group and direction): an
+        action changes only its target's point, so only the rays through changed targets
+        (`dirty`) are walked again. Commanders (face-to-face looks off the ray), loaded
+        engineers, and aircraft once the rings have changed are always generated afresh.
         """
         squares = self.squares
         current = squares[origin]
         assert current is not None
         current_stands = is_legal_stack(current) and _stands(current[0].kind, origin)
-        for group, left, rest, rest_stands in _split_groups(current, remaining, origin):
-            if not codes and not left:
+        groups = _split_groups(current, remaining, origin)
+        top = root is None
+        first: dict[Stack, list[Action]] = {}
+        if root is None:
+            # Every group of a later level is one of these, so all are listed before any acts.
+            root = {}
+            toward = rules.DIRECTION[origin]
+            for group, left, _, _, reusable in groups:
+                if not left:
+                    continue
+                first[group] = rules.group_actions(squares, origin, group, rings, alone=False)
+                if reusable is not False:
+                    by_direction: list[list[Action]] = [[] for _ in range(8)]
+                    for action in first[group]:
+                        by_direction[toward[action.target]].append(action)
+                    root[group] = by_direction
+        for group, left, rest, rest_stands, reusable in groups:
+            if top and not left:
                 continue  # the whole stack acting together is an ordinary move
+            if top:
+                actions = first[group]
+            elif reusable or (reusable is None and not rings_changed):
+                by_direction = root[group]
+                if dirty:
+                    again = rules.group_actions(squares, origin, group, rings, alone=False, only_directions=dirty)
+                    fresh: list[list[Action]] = [[] for _ in range(8)]
+                    toward = rules.DIRECTION[origin]
+                    for action in again:
+                        fresh[toward[action.target]].append(action)
+                    actions = [a for d in range(8) for a in (fresh[d] if d in dirty else by_direction[d])]
+                else:
+                    actions = [a for line in by_direction for a in line]
+            else:
+                actions = rules.group_actions(squares, origin, group, rings, alone=False)
             gbase = _group_code(group) * _GROUP_SCALE + origin * _ORIGIN_SCALE
+            act_fate = _ACT_FATE
             needs_rings = left and any(p.kind is Kind.AIR_FORCE and not p.hero for p in left)
-            for action in rules.group_actions(squares, origin, group, rings, alone=False):
+            for action in actions:
                 if touched is not None and not _touches_only(action, touched):
                     continue
                 target = action.target
@@ -413,7 +452,7 @@ class Board:
                 else:  # a strike in place: the group stays on the origin
                     squares[target] = None
                     stands = current_stands
-                code = gbase + target * 9 + _act_fate(action)
+                code = gbase + target * 9 + act_fate[act, fate]
                 chain_codes = (*codes, code)
                 if stands:
                     key = (False, *sorted(chain_codes))
@@ -421,11 +460,17 @@ class Board:
                         chains[key] = [*done, action]
                 if left:
                     # Rings change only when an enemy ring provider is destroyed.
-                    after = rings
+                    after, changed = rings, rings_changed
                     if (needs_rings and act is not Act.MOVE and fate is not Fate.SHOT_DOWN
                             and rules.ring_radius(occupant[0])):
-                        after = rules.ring_masks(squares, self.turn.other)
-                    self._split(origin, left, chain_codes, [*done, action], chains, touched, after)
+                        after, changed = rules.ring_masks(squares, self.turn.other), True
+                    touched_line = dirty
+                    if fate is not Fate.SHOT_DOWN:  # a shot-down flight leaves the target as it was
+                        line = rules.DIRECTION[origin][target]
+                        if line not in dirty:
+                            touched_line = (*dirty, line)
+                    self._split(origin, left, chain_codes, [*done, action], chains, touched, after,
+                                root, touched_line, changed)
                 squares[origin] = current
                 squares[target] = occupant
 
@@ -746,19 +791,23 @@ def _group_code(group: Stack) -> int:
     return code
 
 
+_ACT_FATE = {(act, fate): _ACT_CODES[act] * 3 + _FATE_CODES[fate] for act in Act for fate in Fate}
+
+
 def _act_fate(action: Action) -> int:
     """The last digit of `_action_code`: act and fate."""
-    act, fate = action.act, action.fate
-    return ((0 if act is Act.MOVE else 1 if act is Act.CAPTURE else 2) * 3
-            + (0 if fate is Fate.NORMAL else 1 if fate is Fate.SHOT_DOWN else 2))
+    return _ACT_FATE[action.act, action.fate]
 
 
-_SPLIT_GROUPS: dict[tuple[Stack, Stack, int], list[tuple[Stack, Stack, Stack | None, bool]]] = {}
+_SplitGroup = tuple[Stack, Stack, "Stack | None", bool, "bool | None"]
+_SPLIT_GROUPS: dict[tuple[Stack, Stack, int], list[_SplitGroup]] = {}
 
 
-def _split_groups(current: Stack, remaining: Stack, origin: int) -> list[tuple[Stack, Stack, Stack | None, bool]]:
+def _split_groups(current: Stack, remaining: Stack, origin: int) -> list[_SplitGroup]:
     """For each sub-stack `group` of `remaining` that may act: (group, the pieces left to act,
-    the origin's stack once the group has gone, whether that stack may stand there)."""
+    the origin's stack once the group has gone, whether that stack may stand there, whether
+    its first-level actions may be reused: True, False, or None for an aircraft that rings
+    can shoot down (reusable while the rings stay as they were)."""
     key = (current, remaining, origin)
     found = _SPLIT_GROUPS.get(key)
     if found is None:
@@ -766,7 +815,13 @@ def _split_groups(current: Stack, remaining: Stack, origin: int) -> list[tuple[S
         for group in _subgroups(remaining):
             rest = remove_pieces(current, group) or None
             stands = rest is None or (is_legal_stack(rest) and _stands(rest[0].kind, origin))
-            found.append((group, _minus(remaining, group), rest, stands))
+            carrier = group[0]
+            reusable: bool | None = True
+            if carrier.kind is Kind.COMMANDER or (carrier.kind is Kind.ENGINEER and len(group) > 1):
+                reusable = False
+            elif carrier.kind is Kind.AIR_FORCE and not carrier.hero:
+                reusable = None
+            found.append((group, _minus(remaining, group), rest, stands, reusable))
         _SPLIT_GROUPS[key] = found
     return found
 

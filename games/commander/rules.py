@@ -26,6 +26,9 @@ class Act(enum.Enum):
     CAPTURE = "capture"    # replacement: the group ends on the target's point
     STRIKE = "strike"      # in place: the target is removed, the group stays (or returns) on its point
 
+    # Members are singletons: identity hashing keeps the generator's lookups at C speed.
+    __hash__ = object.__hash__
+
 
 class Fate(enum.Enum):
     """How air defence resolved a flight (§8.3)."""
@@ -33,6 +36,8 @@ class Fate(enum.Enum):
     NORMAL = "normal"
     SHOT_DOWN = "shot down"   # the flying stack is destroyed; a target is untouched
     EXCHANGE = "one-for-one"  # target and flying stack are both destroyed
+
+    __hash__ = object.__hash__
 
 
 class Action(NamedTuple):
@@ -211,6 +216,11 @@ _LINE_BETWEEN: list[list[tuple[int, ...] | None]] = [
      for b in range(tr.SQUARES)]
     for a in range(tr.SQUARES)
 ]
+# The direction index from one point to another on one of the 8 rays, or -1.
+DIRECTION: list[list[int]] = [
+    [found[0] if (found := _direction_index(a, b)) is not None else -1 for b in range(tr.SQUARES)]
+    for a in range(tr.SQUARES)
+]
 _REACH = {(kind, hero): reach(Piece(kind, Color.WHITE, hero)) for kind in Kind for hero in (False, True)}
 _MOVE, _CAPTURE, _STRIKE = Act.MOVE, Act.CAPTURE, Act.STRIKE
 _NORMAL, _SHOT_DOWN, _EXCHANGE = Fate.NORMAL, Fate.SHOT_DOWN, Fate.EXCHANGE
@@ -246,6 +256,7 @@ def group_actions(
     alone: bool,
     only_target: int | None = None,
     illegal_crossings: bool = False,
+    only_directions: tuple[int, ...] | None = None,
 ) -> list[Action]:
     """Every action of `group` (pieces standing on `origin`, carrier first) under §4–§8.
 
@@ -253,6 +264,8 @@ def group_actions(
     face-to-face capture, §9.3). With `only_target` only captures of that point are
     returned (used for check). With `illegal_crossings` only the quiet moves of a heavy
     piece through deep water are returned: the referee needs them to apply §6.5.
+    `only_directions` (indexes into terrain.ALL_DIRECTIONS) keeps the actions along those rays;
+    a loaded engineer ignores it.
     """
     carrier = group[0]
     kind, color = carrier.kind, carrier.color
@@ -276,6 +289,8 @@ def group_actions(
         if found is None or found[0] not in directions:
             return actions
         directions = (found[0],)
+    if only_directions is not None:
+        directions = tuple(d for d in directions if d in only_directions)
 
     is_navy = kind is Kind.NAVY
     is_air = kind is Kind.AIR_FORCE
