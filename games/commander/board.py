@@ -565,9 +565,22 @@ class Board:
         for color in (RED, BLUE):
             if self.commander_square(color) is None:
                 continue
-            others = [(s, p) for s, p in self.pieces(color) if p.kind is not Kind.COMMANDER]
-            if len(others) == 1 and not others[0][1].hero:
-                self._promote(*others[0])
+            last = self._last_defender(color)
+            if last is not None and not last[1].hero:
+                self._promote(*last)
+
+    def _last_defender(self, color: Color) -> tuple[int, Piece] | None:
+        """The only piece of `color` besides its commander, if there is exactly one."""
+        found = None
+        for square, stack in enumerate(self.squares):
+            if stack is None or stack[0].color is not color:
+                continue
+            for piece in stack:
+                if piece.kind is not Kind.COMMANDER:
+                    if found is not None:
+                        return None
+                    found = (square, piece)
+        return found
 
     def _promote(self, square: int, piece: Piece) -> None:
         stack = self.squares[square]
@@ -624,7 +637,7 @@ class Board:
 
     def lost_objectives(self, color: Color) -> tuple[str, ...]:
         """The battles `color` has lost on the board (§12.1, §12.3)."""
-        kinds = Counter(p.kind for _, p in self.pieces(color))
+        kinds = self._census()[color]
         lost = []
         if "sea" in self.objectives and kinds[Kind.NAVY] == 0:
             lost.append("sea")
@@ -635,6 +648,18 @@ class Board:
         if "raid" in self.objectives and self.mode is not Mode.NINE_PIECE and kinds[Kind.COMMANDER] == 0:
             lost.append("raid")
         return tuple(lost)
+
+    def _census(self) -> dict[Color, list[int]]:
+        """Per colour, the number of pieces of each kind (carried ones too)."""
+        if "census" not in self._cache:
+            counts = {RED: [0] * len(Kind), BLUE: [0] * len(Kind)}
+            for stack in self.squares:
+                if stack is not None:
+                    row = counts[stack[0].color]
+                    for piece in stack:
+                        row[piece.kind] += 1
+            self._cache["census"] = counts
+        return self._cache["census"]  # type: ignore[return-value]
 
     def result(self) -> GameResult | None:
         """The finished game with its points, or None while it goes on (§11–§12)."""

@@ -221,6 +221,7 @@ DIRECTION: list[list[int]] = [
     [found[0] if (found := _direction_index(a, b)) is not None else -1 for b in range(tr.SQUARES)]
     for a in range(tr.SQUARES)
 ]
+_NO_RINGS = [0] * tr.SQUARES
 _REACH = {(kind, hero): reach(Piece(kind, Color.WHITE, hero)) for kind in Kind for hero in (False, True)}
 _MOVE, _CAPTURE, _STRIKE = Act.MOVE, Act.CAPTURE, Act.STRIKE
 _NORMAL, _SHOT_DOWN, _EXCHANGE = Fate.NORMAL, Fate.SHOT_DOWN, Fate.EXCHANGE
@@ -473,11 +474,14 @@ def checking_pieces(squares: Squares, color: Color) -> list[tuple[int, Piece]]:
     target = commander_square(squares, color.other)
     if target is None:
         return []
-    rings = ring_masks(squares, color.other)
+    rings: list[int] | None = None  # only an aircraft's flight needs them (§8.3)
     found: list[tuple[int, Piece]] = []
+    toward = DIRECTION[target]
     for square, stack in enumerate(squares):
-        if stack is None or stack[0].color is not color:
-            continue
+        if stack is None or stack[0].color is not color or toward[square] < 0:
+            continue  # every capture runs along one of the 8 lines
+        if rings is None and any(p.kind is Kind.AIR_FORCE and not p.hero for p in stack):
+            rings = ring_masks(squares, color.other)
         if _hits(squares, square, stack, rings, target, alone=True):
             found.append((square, stack[0]))
         for passenger in set(stack[1:]):
@@ -487,6 +491,7 @@ def checking_pieces(squares: Squares, color: Color) -> list[tuple[int, Piece]]:
 
 
 def _hits(squares, square, group, rings, target, *, alone) -> bool:
+    rings = _NO_RINGS if rings is None else rings
     return any(
         a.fate is not Fate.SHOT_DOWN
         for a in group_actions(squares, square, group, rings, alone=alone, only_target=target)
