@@ -614,6 +614,37 @@ class Board:
         """§9.2: the side to move has its commander under attack."""
         return bool(rules.checking_pieces(self.squares, self.turn.other))
 
+    def is_checkmate(self) -> bool:
+        """§9.2, §13.1 `^`: the side to move is in check and no turn saves its commander.
+
+        A reply saves it when the commander is no longer capturable afterwards, or when the
+        reply ends the game (D1: turns that leave it capturable are legal, they just do not
+        save it). A game already ended some other way (a battle, the clock) is no checkmate;
+        one ended because the checked side has no legal turn (safe mode, D32) is.
+
+        >>> from games.commander.notation import SECRETARY
+        >>> board = Board("9ic/10i/11/11/10A/11/11/11/11/11/11/4C3I2 r - w 0 1")
+        >>> board.is_checkmate()
+        False
+        >>> board.push(SECRETARY.parse(board, "P7,10_8,10"))
+        >>> board.is_check(), board.is_checkmate(), board.result() is None
+        (True, True, True)
+        """
+        result = self.result()
+        if result is not None and result.termination is not Termination.NO_LEGAL_MOVE:
+            return False
+        if not self.is_check():
+            return False
+        attacker = self.turn.other
+        for turn in list(self.generate_turns()):
+            self._push_unchecked(turn)
+            try:
+                if self.result() is not None or not rules.checking_pieces(self.squares, attacker):
+                    return False
+            finally:
+                self.pop()
+        return True
+
     def gives_check(self, turn: Turn) -> bool:
         self._push_unchecked(turn)
         try:
