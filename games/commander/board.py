@@ -375,7 +375,8 @@ class Board:
     def _split(self, origin: int, remaining: Stack, codes: tuple[int, ...], done: list[Action],
                chains: dict[tuple, list[Action]], touched: frozenset[int] | None, rings: list[int],
                root: dict[Stack, list[list[Action]]] | None = None, dirty: tuple[int, ...] = (),
-               rings_changed: bool = False) -> None:
+               rings_changed: bool = False, order: dict[Stack, int] | None = None,
+               previous: tuple[int, int, bool, bool, bool] | None = None) -> None:
         """§7.4, D25: pieces of the stack act one after another from `origin`.
 
         Every order is tried; `chains` keeps one action list per distinct set of results (the
@@ -385,12 +386,17 @@ class Board:
         action changes only its target's point, so only the rays through changed targets
         (`dirty`) are walked again. Commanders (face-to-face looks off the ray), loaded
         engineers, and aircraft once the rings have changed are always generated afresh.
+
+        Two actions on different rays that change no ring the other's flight depends on commute:
+        either order gives the same position, so the same turns follow. The later order is
+        skipped (`previous` describes the action just made, `order` its level's group order);
+        the earlier one was found first, so the turns kept are those every order would give.
         """
         squares = self.squares
         current = squares[origin]
         assert current is not None
         current_stands = is_legal_stack(current) and _stands(current[0].kind, origin)
-        groups = _split_groups(current, remaining, origin)
+        groups, index = _split_groups(current, remaining, origin)
         top = root is None
         first: dict[Stack, list[Action]] = {}
         if root is None:
@@ -406,9 +412,16 @@ class Board:
                     for action in first[group]:
                         by_direction[toward[action.target]].append(action)
                     root[group] = by_direction
-        for group, left, rest, rest_stands, reusable in groups:
+        toward = rules.DIRECTION[origin]
+        for position, (group, left, rest, rest_stands, reusable) in enumerate(groups):
             if top and not left:
                 continue  # the whole stack acting together is an ordinary move
+            commutes = False
+            if previous is not None and order is not None and reusable is not False:
+                before, previous_line, previous_provider, previous_flies, previous_special = previous
+                earlier = order.get(group)
+                commutes = (not previous_special and earlier is not None and earlier < before
+                            and not (previous_provider and reusable is None))
             if top:
                 actions = first[group]
             elif reusable or (reusable is None and not rings_changed):
@@ -416,7 +429,6 @@ class Board:
                 if dirty:
                     again = rules.group_actions(squares, origin, group, rings, alone=False, only_directions=dirty)
                     fresh: list[list[Action]] = [[] for _ in range(8)]
-                    toward = rules.DIRECTION[origin]
                     for action in again:
                         fresh[toward[action.target]].append(action)
                     actions = [a for d in range(8) for a in (fresh[d] if d in dirty else by_direction[d])]
@@ -433,6 +445,10 @@ class Board:
                 target = action.target
                 act, fate = action.act, action.fate
                 occupant = squares[target]
+                line = toward[target]
+                provider = act is not Act.MOVE and fate is not Fate.SHOT_DOWN and occupant[0].kind in _RING_KINDS
+                if commutes and line != previous_line and not (provider and previous_flies):
+                    continue  # the same two actions in the other order came first
                 # Carry out the action (rules.apply_action, with the origin's rest known).
                 if fate is Fate.SHOT_DOWN:
                     squares[origin] = rest
@@ -461,16 +477,14 @@ class Board:
                 if left:
                     # Rings change only when an enemy ring provider is destroyed.
                     after, changed = rings, rings_changed
-                    if (needs_rings and act is not Act.MOVE and fate is not Fate.SHOT_DOWN
-                            and rules.ring_radius(occupant[0])):
+                    if needs_rings and provider:
                         after, changed = rules.ring_masks(squares, self.turn.other), True
                     touched_line = dirty
-                    if fate is not Fate.SHOT_DOWN:  # a shot-down flight leaves the target as it was
-                        line = rules.DIRECTION[origin][target]
-                        if line not in dirty:
-                            touched_line = (*dirty, line)
+                    if fate is not Fate.SHOT_DOWN and line not in dirty:  # a shot-down flight leaves the target
+                        touched_line = (*dirty, line)
                     self._split(origin, left, chain_codes, [*done, action], chains, touched, after,
-                                root, touched_line, changed)
+                                root, touched_line, changed, index,
+                                (position, line, provider, reusable is None, reusable is False))
                 squares[origin] = current
                 squares[target] = occupant
 
@@ -836,6 +850,7 @@ def _action_code(action: Action) -> int:
     return (code * 3 + _ACT_CODES[action.act]) * 3 + _FATE_CODES[action.fate]
 
 
+_RING_KINDS = frozenset(kind for kind in Kind if rules.ring_radius(Piece(kind, RED)))  # §8.1 providers
 _ORIGIN_SCALE = tr.SQUARES * 9
 _GROUP_SCALE = tr.SQUARES * _ORIGIN_SCALE
 
@@ -856,17 +871,18 @@ def _act_fate(action: Action) -> int:
 
 
 _SplitGroup = tuple[Stack, Stack, "Stack | None", bool, "bool | None"]
-_SPLIT_GROUPS: dict[tuple[Stack, Stack, int], list[_SplitGroup]] = {}
+_SPLIT_GROUPS: dict[tuple[Stack, Stack, int], tuple[list[_SplitGroup], dict[Stack, int]]] = {}
 
 
-def _split_groups(current: Stack, remaining: Stack, origin: int) -> list[_SplitGroup]:
+def _split_groups(current: Stack, remaining: Stack, origin: int) -> tuple[list[_SplitGroup], dict[Stack, int]]:
     """For each sub-stack `group` of `remaining` that may act: (group, the pieces left to act,
     the origin's stack once the group has gone, whether that stack may stand there, whether
     its first-level actions may be reused: True, False, or None for an aircraft that rings
-    can shoot down (reusable while the rings stay as they were)."""
+    can shoot down (reusable while the rings stay as they were)); and each group's place in
+    that list."""
     key = (current, remaining, origin)
-    found = _SPLIT_GROUPS.get(key)
-    if found is None:
+    cached = _SPLIT_GROUPS.get(key)
+    if cached is None:
         found = []
         for group in _subgroups(remaining):
             rest = remove_pieces(current, group) or None
@@ -878,8 +894,8 @@ def _split_groups(current: Stack, remaining: Stack, origin: int) -> list[_SplitG
             elif carrier.kind is Kind.AIR_FORCE and not carrier.hero:
                 reusable = None
             found.append((group, _minus(remaining, group), rest, stands, reusable))
-        _SPLIT_GROUPS[key] = found
-    return found
+        cached = _SPLIT_GROUPS[key] = found, {entry[0]: i for i, entry in enumerate(found)}
+    return cached
 
 
 def _by_points(captured: dict[Color, int], bonus: dict[Color, int]) -> Color | None:
