@@ -872,6 +872,7 @@ def _act_fate(action: Action) -> int:
 
 _SplitGroup = tuple[Stack, Stack, "Stack | None", bool, "bool | None"]
 _SPLIT_GROUPS: dict[tuple[Stack, Stack, int], tuple[list[_SplitGroup], dict[Stack, int]]] = {}
+_SPLIT_GROUPS_LIMIT = 20_000
 
 
 def _split_groups(current: Stack, remaining: Stack, origin: int) -> tuple[list[_SplitGroup], dict[Stack, int]]:
@@ -883,6 +884,8 @@ def _split_groups(current: Stack, remaining: Stack, origin: int) -> tuple[list[_
     key = (current, remaining, origin)
     cached = _SPLIT_GROUPS.get(key)
     if cached is None:
+        if len(_SPLIT_GROUPS) > _SPLIT_GROUPS_LIMIT:
+            _SPLIT_GROUPS.clear()  # a long-lived process meets many stacks; keep memory bounded
         found = []
         for group in _subgroups(remaining):
             rest = remove_pieces(current, group) or None
