@@ -334,8 +334,15 @@ def cotoan_match(games: Sequence[MatchGame], length: int = 3, first: str = "A") 
     """A Cờ Toán match (RULES.md §3): 1, 3, 5, 7 … games, most games won; a player whose 0 is
     captured loses the whole match at once, whatever the score before.
 
+    As games/cotoan/RULES.md decides: every agreed game is played, since a later 0-capture
+    overturns any lead (D24), so a lead decides nothing before the last game; and the players
+    take turns to move first (White), `first` in game 1 (D26).
+
     >>> cotoan_match([MatchGame("A", 20, 5), MatchGame("B", 0, 9, absolute=True)], 5).winner
     'B'
+    >>> score = cotoan_match([MatchGame("A", 20, 5), MatchGame("A", 12, 3)], 3)
+    >>> score.decided, score.winner, score.next_first
+    (False, None, 'A')
     """
     if length < 1 or length % 2 == 0:
         raise TournamentError(f"a Cờ Toán match has an odd number of games (1, 3, 5, 7 …), not {length}")
@@ -349,12 +356,11 @@ def cotoan_match(games: Sequence[MatchGame], length: int = 3, first: str = "A") 
     absolute = next((g for g in games if g.absolute), None)
     if absolute is not None:
         winner, reason = absolute.winner, "the opponent's 0 was captured"
-    elif wins_a > wins_b + left:
-        winner, reason = "A", "more games won"
-    elif wins_b > wins_a + left:
-        winner, reason = "B", "more games won"
+    elif left == 0 and wins_a != wins_b:
+        winner, reason = ("A" if wins_a > wins_b else "B"), "more games won"
     elif left == 0:
         reason = "games level: drawn"
     decided = winner is not None or left == 0
+    other = "B" if first == "A" else "A"
     return MatchScore(wins_a, wins_b, points_a, points_b, len(games), length, winner, decided,
-                      None if decided else _next_first(games, first), reason)
+                      None if decided else (first if len(games) % 2 == 0 else other), reason)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 from collections.abc import AsyncIterator
 
 from fastapi import FastAPI, Request
@@ -15,6 +16,7 @@ from games.base import BancoError, GameOverError
 from server.config import Settings
 from server.fanout import LocalFanout, RedisFanout
 from server.live import Hub, NaiveHub
+from server.matches import Matches
 from server.record import ConflictError, NotFoundError, Recorder
 from server.store import make_engine, migrate, session_factory
 from server.tournament import Tournament
@@ -27,6 +29,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await app.state.fanout.start()
         keepalive = asyncio.create_task(app.state.hub.run_keepalive())
+        if settings.freeze_startup_heap:
+            gc.collect()
+            gc.freeze()
         try:
             yield
         finally:
@@ -41,6 +46,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.engine = engine
     app.state.recorder = Recorder(session_factory(engine))
     app.state.tournament = Tournament(app.state.recorder)
+    app.state.matches = Matches(app.state.recorder)
     app.state.hub = Hub(settings.queue_length)
     app.state.naive = NaiveHub() if settings.broadcaster == "naive" else None
     if settings.redis_url:
@@ -69,9 +75,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                              "errors": jsonable(error.errors())}, status_code=422)
 
     from server.api import boards, events, games_routes, live_routes, moves, pages, players, rounds, tournaments
+    from server.api import matches as match_routes
 
     for module in (events, rounds, boards, players, games_routes, moves, live_routes, tournaments, pages):
         app.include_router(module.router)
+    app.include_router(match_routes.router)
     return app
 
 

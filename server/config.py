@@ -14,6 +14,10 @@ class Settings:
     referee_token: str = ""
     broadcaster: str = "queues"  # "queues" (bounded per-viewer queues) or "naive" (benchmark peer)
     queue_length: int = 4
+    # Move what exists once the app is built out of the collector's way (gc.freeze): a full
+    # collection then walks only the viewers' objects, which shortens its pause. `banco serve`
+    # turns it on; tests that build many apps in one process leave it off.
+    freeze_startup_heap: bool = False
     token_generated: bool = field(default=False, repr=False)
 
     @classmethod
@@ -23,6 +27,7 @@ class Settings:
             "redis_url": os.environ.get("BANCO_REDIS_URL") or None,
             "referee_token": os.environ.get("BANCO_REFEREE_TOKEN", ""),
             "broadcaster": os.environ.get("BANCO_BROADCASTER", "queues"),
+            "freeze_startup_heap": os.environ.get("BANCO_GC_FREEZE", "1") != "0",
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         settings = cls(**values)

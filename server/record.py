@@ -93,6 +93,26 @@ def describe_piece(variant: games.Variant, piece: object) -> dict[str, Any]:
             "label": "".join(_label(variant, p) for p in stack)[:3], "stack": len(stack)}
 
 
+def pieces_of(variant: games.Variant, board: Any) -> list[dict[str, Any]]:
+    """Every piece on `board` with its point, as the snapshots and diagrams describe them."""
+    pieces = []
+    for point in variant.geometry.points():
+        piece = board.piece_at(point)
+        if piece is not None:
+            pieces.append({"file": point.file, "rank": point.rank, **describe_piece(variant, piece)})
+    return pieces
+
+
+def position_view(variant: games.Variant, board: Any, last: Move | None = None) -> dict[str, Any]:
+    """What a diagram needs of a position: its pieces, FEN and the move that led to it."""
+    last_move = None
+    if last is not None:
+        origin, target = _points(last)
+        last_move = {"from": origin, "to": target}
+    return {"variant": variant.name, "fen": board.fen(), "pieces": pieces_of(variant, board),
+            "last_move": last_move, "ambiguity": None}
+
+
 @dataclass
 class _Clock:
     white_ms: int | None = None
@@ -116,6 +136,21 @@ class _State:
     ambiguity: dict[str, Any] | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
     snapshot_cache: dict[str, Any] | None = None
+    first_move: dict[str, Any] | None = None  # the start position's move number and side to move
+
+
+def move_number(first: dict[str, Any], ply: int) -> dict[str, Any]:
+    """The move number and mover of the record's `ply`-th move (1-based), counted as PGN does:
+    the number goes up after the second side moves; a record that starts with the second side
+    to move begins ``1...``.
+
+    >>> [move_number({"number": 1, "color": "w"}, ply) for ply in (1, 2, 3)]
+    [{'number': 1, 'color': 'w'}, {'number': 1, 'color': 'b'}, {'number': 2, 'color': 'w'}]
+    >>> move_number({"number": 7, "color": "b"}, 2)
+    {'number': 8, 'color': 'w'}
+    """
+    index = ply - 1 + (1 if first["color"] == "b" else 0)
+    return {"number": first["number"] + index // 2, "color": "w" if index % 2 == 0 else "b"}
 
 
 class Recorder:
@@ -185,7 +220,9 @@ class Recorder:
 
     def create_game(self, variant_name: str, white: str = "", black: str = "", *, event_id: int | None = None,
                     round_id: int | None = None, board_id: int | None = None, start_fen: str | None = None,
-                    initial_ms: int | None = None, increment_ms: int = 0) -> GameRow:
+                    initial_ms: int | None = None, increment_ms: int = 0, white_number: int | None = None,
+                    black_number: int | None = None, match_id: int | None = None,
+                    match_game: int | None = None) -> GameRow:
         variant = games.get(variant_name)
         board = variant.board(start_fen)  # raises InvalidFenError on a bad position
         with self.sessions.begin() as session:
@@ -203,7 +240,8 @@ class Recorder:
                 event_id = physical.event_id
             row = GameRow(variant=variant.name, white=white, black=black, event_id=event_id, round_id=round_id,
                           board_id=board_id, start_fen=board.fen(), initial_ms=initial_ms,
-                          increment_ms=increment_ms, result="*", head_revision=0)
+                          increment_ms=increment_ms, result="*", head_revision=0, white_number=white_number,
+                          black_number=black_number, match_id=match_id, match_game=match_game)
             session.add(row)
             session.flush()
             revision = Revision(game_id=row.id, number=1, kind="create", author="referee", reason="",
@@ -241,6 +279,27 @@ class Recorder:
             if state.snapshot_cache is None:
                 state.snapshot_cache = self._snapshot(state)
             return state.snapshot_cache
+
+    def board(self, game_id: int) -> Any:
+        """A copy of the game's current board (the engine's, for points and outcomes)."""
+        state = self._state(game_id)
+        with state.lock:
+            return state.board.copy()
+
+    def position(self, game_id: int, ply: int) -> dict[str, Any]:
+        """The game's position after its first `ply` moves (0: the start), for a diagram."""
+        state = self._state(game_id)
+        with state.lock:
+            texts, start_fen, variant = list(state.texts), state.row.start_fen, state.variant
+        if not 0 <= ply <= len(texts):
+            raise RecordError(f"ply {ply} is outside game {game_id}'s record (0…{len(texts)})")
+        board = variant.board(start_fen)
+        reader = variant.notation(canonical_notation(variant))
+        last = None
+        for text in texts[:ply]:
+            last = reader.parse(board, text)
+            board.push(last)
+        return position_view(variant, board, last)
 
     def moves(self, game_id: int) -> list[MoveRow]:
         self._state(game_id)
@@ -578,20 +637,26 @@ class Recorder:
                                "termination": outcome.termination.value}
             self._stop_clock(state)
 
+    @staticmethod
+    def _first_move(state: _State) -> dict[str, Any]:
+        if state.first_move is None:
+            start = state.variant.board(state.row.start_fen)
+            state.first_move = {"number": int(getattr(start, "fullmove_number", 1) or 1),
+                                "color": _color_code(start.turn)}
+        return state.first_move
+
     def _snapshot(self, state: _State) -> dict[str, Any]:
         board, variant = state.board, state.variant
+        first = self._first_move(state)
         last = None
         if state.texts:
             copy = board.copy()
             move = copy.pop()
             origin, target = _points(move)
             last = {"text": state.texts[-1], "from": origin, "to": target,
-                    "formatted": {name: moves[-1] for name, moves in state.formatted.items()}}
-        pieces = []
-        for point in variant.geometry.points():
-            piece = board.piece_at(point)
-            if piece is not None:
-                pieces.append({"file": point.file, "rank": point.rank, **describe_piece(variant, piece)})
+                    "formatted": {name: moves[-1] for name, moves in state.formatted.items()},
+                    **move_number(first, len(state.texts))}
+        pieces = pieces_of(variant, board)
         clock = state.clock
         ambiguity = None
         if state.ambiguity is not None:
@@ -603,7 +668,7 @@ class Recorder:
             "seq": state.head_id, "revision": state.head_number, "game_id": row.id, "variant": row.variant,
             "event_id": row.event_id, "round_id": row.round_id, "board_id": row.board_id,
             "white": row.white, "black": row.black, "fen": board.fen(), "turn": board.turn.value,
-            "ply": len(state.texts), "check": bool(board.is_check()), "last_move": last,
+            "ply": len(state.texts), "check": bool(board.is_check()), "last_move": last, "first_move": first,
             "moves": {name: list(moves) for name, moves in state.formatted.items()},
             "default_notation": variant.default_notation,
             "clocks": {"white_ms": clock.white_ms, "black_ms": clock.black_ms,

@@ -47,13 +47,10 @@ class Tournament:
             for pairing in pairings:
                 if pairing.bye:
                     continue
-                game = self.recorder.create_game(event.game, players[pairing.white], players[pairing.black],
-                                                 round_id=rnd.id, initial_ms=initial_ms, increment_ms=increment_ms)
-                with self.sessions.begin() as session:
-                    row = session.get(GameRow, game.id)
-                    row.white_number, row.black_number = pairing.white, pairing.black
-                game.white_number, game.black_number = pairing.white, pairing.black
-                created.append(game)
+                created.append(self.recorder.create_game(
+                    event.game, players[pairing.white], players[pairing.black], round_id=rnd.id,
+                    initial_ms=initial_ms, increment_ms=increment_ms, white_number=pairing.white,
+                    black_number=pairing.black))
         return created
 
     def standings(self, event_id: int, after_round: int | None = None) -> tuple[list[Standing], dict[int, str]]:

@@ -1,6 +1,6 @@
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import PlainTextResponse, Response
 
 import games
@@ -9,6 +9,8 @@ from server.api.schemas import ClockIn, GameIn, GameOut, Problem, ResultIn, Revi
 from server.app import call
 from server.auth import Referee
 from server.export import pgn
+from server.raster import MAX_SCALE, diagram_png
+from server.record import position_view
 from server.render import diagram
 
 router = APIRouter(tags=["games"], responses={422: {"model": Problem}, 404: {"model": Problem}})
@@ -80,12 +82,62 @@ async def export_fen(game_id: GameId, recorder: RecorderDep):
     return PlainTextResponse((await call(recorder.snapshot, game_id))["fen"])
 
 
-@router.get("/api/games/{game_id}/diagram.svg", response_class=Response)
-async def export_svg(game_id: GameId, recorder: RecorderDep, labels: bool = True, transparent: bool = False):
-    snapshot = await call(recorder.snapshot, game_id)
-    geometry = games.get(snapshot["variant"]).geometry
-    return Response(diagram(geometry, snapshot, labels=labels, transparent=transparent),
+PlyQuery = Annotated[int | None, Query(ge=0, le=100_000, description="the position after this many moves "
+                                                                     "(0: the start); default: the current one")]
+ScaleQuery = Annotated[float, Query(ge=0.25, le=MAX_SCALE, description="size relative to the SVG diagram")]
+FenQuery = Annotated[str | None, Query(max_length=300, description="a position in the variant's FEN; "
+                                                                   "default: the starting position")]
+PNG = {200: {"content": {"image/png": {}}, "description": "the diagram as PNG"}}
+SVG = {200: {"content": {"image/svg+xml": {}}, "description": "the diagram as SVG"}}
+
+
+async def _game_position(recorder, game_id: int, ply: int | None) -> dict:
+    if ply is None:
+        return await call(recorder.snapshot, game_id)  # with the pending ambiguity's candidates
+    return await call(recorder.position, game_id, ply)
+
+
+@router.get("/api/games/{game_id}/diagram.svg", response_class=Response, responses=SVG)
+async def export_svg(game_id: GameId, recorder: RecorderDep, labels: bool = True, transparent: bool = False,
+                     ply: PlyQuery = None):
+    """The position as SVG: now, or after `ply` moves of the record."""
+    position = await _game_position(recorder, game_id, ply)
+    geometry = games.get(position["variant"]).geometry
+    return Response(diagram(geometry, position, labels=labels, transparent=transparent),
                     media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+
+
+@router.get("/api/games/{game_id}/diagram.png", response_class=Response, responses=PNG)
+async def export_png(game_id: GameId, recorder: RecorderDep, labels: bool = True, transparent: bool = False,
+                     ply: PlyQuery = None, scale: ScaleQuery = 1.0):
+    """The position as PNG, drawn like the SVG: now, or after `ply` moves of the record."""
+    position = await _game_position(recorder, game_id, ply)
+    geometry = games.get(position["variant"]).geometry
+    png = await call(diagram_png, geometry, position, labels=labels, transparent=transparent, scale=scale)
+    return Response(png, media_type="image/png", headers={"Cache-Control": "no-store"})
+
+
+def _variant_position(name: str, fen: str | None) -> tuple[games.Variant, dict]:
+    variant = games.get(name)
+    return variant, position_view(variant, variant.board(fen or None))
+
+
+@router.get("/api/variants/{name}/diagram.svg", response_class=Response, responses=SVG)
+async def variant_svg(name: Annotated[str, Path(max_length=40)], fen: FenQuery = None, labels: bool = True,
+                      transparent: bool = False):
+    """Any position of a variant, given by its FEN, as SVG."""
+    variant, position = _variant_position(name, fen)
+    return Response(diagram(variant.geometry, position, labels=labels, transparent=transparent),
+                    media_type="image/svg+xml")
+
+
+@router.get("/api/variants/{name}/diagram.png", response_class=Response, responses=PNG)
+async def variant_png(name: Annotated[str, Path(max_length=40)], fen: FenQuery = None, labels: bool = True,
+                      transparent: bool = False, scale: ScaleQuery = 1.0):
+    """Any position of a variant, given by its FEN, as PNG."""
+    variant, position = await call(_variant_position, name, fen)
+    png = await call(diagram_png, variant.geometry, position, labels=labels, transparent=transparent, scale=scale)
+    return Response(png, media_type="image/png")
 
 
 @router.get("/api/variants")

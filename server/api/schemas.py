@@ -204,7 +204,9 @@ class Snapshot(BaseModel):
     fen: str
     turn: str
     ply: int
-    last_move: dict[str, Any] | None
+    last_move: dict[str, Any] | None = Field(description="text, from, to, formatted (every notation), "
+                                                         "number and color (w/b): '1.' or '1...'")
+    first_move: dict[str, Any] | None = Field(None, description="the record's first move number and side")
     moves: dict[str, list[str]]
     clocks: dict[str, Any]
     result: str
@@ -220,3 +222,69 @@ class PairingOut(BaseModel):
 
 class Problem(BaseModel):
     detail: Any
+
+
+class MatchIn(Strict):
+    """Two players (an event player's number, or a name), the agreed number of games, and who
+    moves first in game 1 ("A" or "B"), as the lots decided."""
+
+    a: Annotated[int, Field(ge=1, le=16)] | Text(200, 1)
+    b: Annotated[int, Field(ge=1, le=16)] | Text(200, 1)
+    games: Annotated[int, Field(ge=1, le=99)] = 3
+    first: Literal["A", "B"] = "A"
+    round_id: Id | None = None
+    board_id: Id | None = None
+    initial_ms: Millis | None = None
+    increment_ms: Millis = 0
+
+
+class MatchPointsIn(Strict):
+    """Points of one game of a match, for a game scored off the board."""
+
+    a: Annotated[int, Field(ge=0, le=100_000)]
+    b: Annotated[int, Field(ge=0, le=100_000)]
+
+
+class MatchGameOut(BaseModel):
+    number: int
+    game_id: int
+    white: str
+    black: str
+    first: Literal["A", "B"]
+    result: str
+    termination: str | None
+    winner: Literal["A", "B"] | None
+    points_a: int | None
+    points_b: int | None
+    absolute: bool
+
+
+class MatchScoreOut(BaseModel):
+    games_a: int
+    games_b: int
+    points_a: int
+    points_b: int
+    played: int
+    length: int
+    winner: Literal["A", "B"] | None
+    winner_name: str | None
+    decided: bool
+    next_first: Literal["A", "B"] | None
+    next_first_name: str | None
+    reason: str
+
+
+class MatchOut(BaseModel):
+    id: int
+    event_id: int
+    round_id: int | None
+    board_id: int | None
+    variant: str
+    a: str
+    b: str
+    number_a: int | None
+    number_b: int | None
+    length: int
+    first: Literal["A", "B"]
+    games: list[MatchGameOut]
+    score: MatchScoreOut

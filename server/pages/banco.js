@@ -42,15 +42,36 @@ banco.drawBoard = async (element, snapshot, { labels = true } = {}) => {
   }
 };
 
+// The move number and mover of the record's ply-th move (1-based), as the server counts it
+// (server/record.py move_number): a record that starts with the second side to move begins "1...".
+banco.moveNumber = (snapshot, ply) => {
+  const first = snapshot.first_move || { number: 1, color: "w" };
+  const index = ply - 1 + (first.color === "b" ? 1 : 0);
+  return { number: first.number + Math.floor(index / 2), color: index % 2 === 0 ? "w" : "b" };
+};
+
+// "1. Mg2" for the first side's move, "1... Mg7" for the reply.
+banco.moveLabel = (snapshot, ply, text) => {
+  const { number, color } = banco.moveNumber(snapshot, ply);
+  return color === "w" ? `${number}. ${text}` : `${number}... ${text}`;
+};
+
 banco.renderMoves = (list, snapshot, notation) => {
   const moves = snapshot.moves[notation] || [];
   list.innerHTML = "";
-  for (let i = 0; i < moves.length; i += 2) {
-    const li = document.createElement("li");
-    li.dataset.ply = i + 1;
-    li.textContent = `${i / 2 + 1}. ${moves[i]}` + (moves[i + 1] ? ` ${moves[i + 1]}` : "");
-    list.appendChild(li);
-  }
+  let li = null;
+  moves.forEach((text, i) => {
+    const ply = i + 1;
+    const { number, color } = banco.moveNumber(snapshot, ply);
+    if (li === null || color === "w") {
+      li = document.createElement("li");
+      li.dataset.ply = ply;
+      li.textContent = color === "w" ? `${number}. ${text}` : `${number}... ${text}`;
+      list.appendChild(li);
+    } else {
+      li.textContent += ` ${text}`;
+    }
+  });
   list.dataset.count = moves.length;
   list.dataset.last = moves.length ? moves[moves.length - 1] : "";
 };

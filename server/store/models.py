@@ -49,6 +49,7 @@ class BoardRow(Base):
 
 class GameRow(Base):
     __tablename__ = "games"
+    __table_args__ = (UniqueConstraint("match_id", "match_game", name="uq_games_match_game"),)
     id: Mapped[int] = mapped_column(primary_key=True)
     event_id: Mapped[int | None] = mapped_column(ForeignKey("events.id"))
     round_id: Mapped[int | None] = mapped_column(ForeignKey("rounds.id"))
@@ -64,6 +65,33 @@ class GameRow(Base):
     head_revision: Mapped[int] = mapped_column(Integer, default=0)
     white_number: Mapped[int | None] = mapped_column(Integer)
     black_number: Mapped[int | None] = mapped_column(Integer)
+    match_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id"))
+    match_game: Mapped[int | None] = mapped_column(Integer)
+    # Points the referee entered for a game scored off the board (else they come from the board).
+    points_white: Mapped[int | None] = mapped_column(Integer)
+    points_black: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Match(Base):
+    """A match of several games between two players (Commander Chess 3–5, Cờ Toán 1, 3, 5 …).
+
+    `first` is who moves first in game 1 ("A" or "B"), drawn by lot before the match.
+    """
+
+    __tablename__ = "matches"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
+    round_id: Mapped[int | None] = mapped_column(ForeignKey("rounds.id"))
+    board_id: Mapped[int | None] = mapped_column(ForeignKey("boards.id"))
+    player_a: Mapped[str] = mapped_column(String(200))
+    player_b: Mapped[str] = mapped_column(String(200))
+    number_a: Mapped[int | None] = mapped_column(Integer)
+    number_b: Mapped[int | None] = mapped_column(Integer)
+    length: Mapped[int] = mapped_column(Integer)
+    first: Mapped[str] = mapped_column(String(1))
+    initial_ms: Mapped[int | None] = mapped_column(Integer)
+    increment_ms: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

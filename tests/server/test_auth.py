@@ -22,7 +22,9 @@ ROUTES = write_routes()
 
 
 def test_the_write_routes_are_the_ones_we_expect():
-    assert len(ROUTES) == 12 and STATION_ROUTES <= set(ROUTES)
+    assert len(ROUTES) == 15 and STATION_ROUTES <= set(ROUTES)
+    assert {"/api/events/{event_id}/matches", "/api/matches/{match_id}/games",
+            "/api/matches/{match_id}/games/{number}/points"} <= set(ROUTES)
 
 
 @pytest.mark.parametrize("path", ROUTES)
@@ -31,7 +33,7 @@ def test_every_write_without_valid_credentials_is_refused(client, path):
     other_id, other_station = new_game(client)
     snapshot = client.post(f"/api/games/{game_id}/ambiguities", json={"candidates": ["h2e2", "b2e2"]},
                            headers=station).json()
-    url = path.format(game_id=game_id, event_id=1, ambiguity_id=snapshot["ambiguity"]["id"])
+    url = path.format(game_id=game_id, event_id=1, ambiguity_id=snapshot["ambiguity"]["id"], match_id=1, number=1)
     before = client.get(f"/api/games/{game_id}/audit").json()
     bodies = {"move": {"move": "h2e2"}, "candidates": ["h2e2", "b2e2"], "name": "x", "number": 9,
               "action": "takeback", "reason": "r", "white_ms": 1, "black_ms": 1, "result": "1-0",
@@ -51,6 +53,7 @@ def test_every_write_without_valid_credentials_is_refused(client, path):
         assert answer.status_code == status, (headers, answer.text)
         assert answer.json()["detail"]
     assert client.get(f"/api/games/{game_id}/audit").json() == before
+    assert client.get("/api/events/1/matches").json() == []
     assert client.get(f"/api/games/{other_id}/audit").json()[-1]["kind"] == "create"
 
 

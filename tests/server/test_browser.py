@@ -57,7 +57,7 @@ def test_station_moves_appear_on_the_live_page_and_overlay(browser, live_server)
         live.wait_for_function("document.querySelectorAll('#board .last-move').length === 2")
         assert live.locator('#board .piece[data-point="6,2"]').count() == 1  # the horse on g2
         assert live.inner_text('#clocks [data-side="w"]') == "14:40"
-        assert "Mg2" in overlay.inner_text("#last")
+        assert overlay.inner_text("#last") == "2. Mg2"  # Red's second move, not the ply count
         overview.wait_for_selector(f"section[data-game='{game_id}'] .last:has-text('Mg2')", timeout=15_000)
         card = f"section[data-game='{game_id}']"
         overview.wait_for_function(f"document.querySelectorAll(\"{card} .piece\").length === 32")
@@ -119,3 +119,65 @@ def test_console_correction_is_followed_by_the_live_page(browser, live_server):
         assert kinds[-4:] == ["ambiguity", "resolve", "clock", "result"]
         live.close()
         console.close()
+
+
+def test_move_numbers_follow_the_start_position(browser, live_server):
+    """A record that starts with Black to move at move 12 reads "12... Mg7", then "13. Mg2"."""
+    after_cannon = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 0 12"
+    with httpx.Client(base_url=live_server.url) as http:
+        game_id, station = new_game(http, start_fen=after_cannon)
+        overlay = browser.new_page()
+        overlay.goto(f"{live_server.url}/overlay/{game_id}")
+        live = browser.new_page()
+        live.goto(f"{live_server.url}/games/{game_id}")
+        wait_for_moves(overlay, "#last", 0)
+        assert http.post(f"/api/games/{game_id}/moves", json={"move": "h9g7"}, headers=station).status_code == 201
+        wait_for_moves(overlay, "#last", 1)
+        assert overlay.inner_text("#last") == "12... Mg7"
+        assert http.post(f"/api/games/{game_id}/moves", json={"move": "h0g2"}, headers=station).status_code == 201
+        wait_for_moves(overlay, "#last", 2)
+        assert overlay.inner_text("#last") == "13. Mg2"
+        wait_for_moves(live, "#moves", 2)
+        assert live.inner_text("#moves").split() == ["12...", "Mg7", "13.", "Mg2"]
+        overlay.close()
+        live.close()
+
+
+def test_the_event_page_shows_the_match_score_and_follows_results(browser, live_server):
+    with httpx.Client(base_url=live_server.url, headers={"Authorization": f"Bearer {REFEREE}"}) as http:
+        event = http.post("/api/events", json={"name": "Cúp Tư Lệnh", "game": "commander"}).json()
+        match = http.post(f"/api/events/{event['id']}/matches",
+                          json={"a": "An", "b": "Bình", "games": 3, "first": "A"}).json()
+        first = http.post(f"/api/matches/{match['id']}/games").json()
+        http.post(f"/api/games/{first['id']}/result", json={"result": "1-0"})
+        page = browser.new_page()
+        page.goto(f"{live_server.url}/events/{event['id']}")
+        row = f"#matches tr[data-match='{match['id']}']"
+        page.wait_for_selector(f"{row}:has-text('1 – 0')", timeout=15_000)
+        cells = page.locator(f"{row} td").all_inner_texts()
+        assert cells[1:4] == ["An", "1 – 0", "Bình"] and "Bình đi trước" in cells[6]  # the loser moves first
+        # The next game's result reaches the page through the live feed.
+        second = http.post(f"/api/matches/{match['id']}/games").json()
+        page.wait_for_selector(f"section[data-game='{second['id']}']", timeout=15_000)
+        http.post(f"/api/games/{second['id']}/result", json={"result": "1-0"})
+        page.wait_for_selector(f"{row}[data-decided='true']:has-text('2 – 0')", timeout=15_000)
+        assert "An thắng trận" in page.locator(f"{row} td").all_inner_texts()[6]
+        page.close()
+
+
+def test_the_event_page_shows_the_round_robin_standings(browser, live_server):
+    with httpx.Client(base_url=live_server.url, headers={"Authorization": f"Bearer {REFEREE}"}) as http:
+        event = http.post("/api/events", json={"name": "Vô địch CLB"}).json()
+        for name in ("An", "Bình", "Chi"):
+            http.post(f"/api/events/{event['id']}/players", json={"name": name})
+        games = http.post(f"/api/events/{event['id']}/schedule", json={}).json()
+        page = browser.new_page()
+        page.goto(f"{live_server.url}/events/{event['id']}")
+        page.wait_for_selector(f"section[data-game='{games[0]['id']}']", timeout=15_000)
+        http.post(f"/api/games/{games[0]['id']}/result", json={"result": "1-0"})
+        winner = games[0]["white"]
+        page.wait_for_function("document.querySelector('#standings tbody tr td:nth-child(4)')?.textContent === '1'",
+                               timeout=15_000)
+        first_row = page.locator("#standings tbody tr").first.locator("td").all_inner_texts()
+        assert first_row[0] == "1" and first_row[2] == winner and first_row[3] == "1"
+        page.close()

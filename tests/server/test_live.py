@@ -9,7 +9,7 @@ import threading
 
 import httpx
 
-from server.live import Hub
+from server.live import KEEPALIVE, Hub
 from tests.server.conftest import new_game
 
 
@@ -162,5 +162,61 @@ def test_a_stalled_socket_never_holds_up_the_others():
         assert stalled_got[-1] == 11 and fast_got[-1] == 11
         fast.close()
         stalled.close()
+
+    asyncio.run(scenario())
+
+
+def test_viewers_are_written_in_the_order_they_came_and_once_each():
+    """A viewer of both the game and its event gets each snapshot once; arrival order is kept."""
+
+    async def scenario() -> None:
+        hub = Hub()
+        order: list[str] = []
+        names = ["first", "second", "third", "fourth"]
+        subscriptions = []
+        for index, name in enumerate(names):
+            topics = ("game:1", "event:9") if index % 2 else ("event:9",)
+            subscription = hub.subscribe(*topics)
+
+            async def send(message: bytes, name: str = name) -> None:
+                order.append(name)
+
+            await subscription.attach(send)
+            subscriptions.append(subscription)
+        hub.publish({"seq": 1, "game_id": 1, "event_id": 9})
+        # The game's viewers in the order they came, then the event's viewers not yet written.
+        assert order == ["second", "fourth", "first", "third"]
+        subscriptions[1].close()
+        order.clear()
+        hub.publish({"seq": 2, "game_id": 1, "event_id": 9})
+        assert order == ["fourth", "first", "third"]
+        for subscription in subscriptions:
+            subscription.close()
+        assert hub.viewers() == 0
+
+    asyncio.run(scenario())
+
+
+def test_keepalives_go_only_to_quiet_streams():
+    async def scenario() -> None:
+        hub = Hub()
+        playing, quiet, whole_event = hub.subscribe("game:1"), hub.subscribe("game:2"), hub.subscribe("event:9")
+        got: dict[str, list[bytes]] = {"playing": [], "quiet": [], "event": []}
+        for name, subscription in (("playing", playing), ("quiet", quiet), ("event", whole_event)):
+            async def send(message: bytes, name: str = name) -> None:
+                got[name].append(message)
+
+            await subscription.attach(send)
+        hub.publish({"seq": 1, "game_id": 1, "event_id": 9})
+        hub.keepalive(quiet=60)
+        # game 1 and its event just carried a snapshot; only game 2's viewer needs a keepalive.
+        assert [len(got[n]) for n in ("playing", "quiet", "event")] == [1, 1, 1]
+        assert got["quiet"] == [KEEPALIVE] and got["playing"][0].startswith(b"id: 1\n")
+        hub.keepalive(quiet=0)  # long after the last move: everyone
+        assert [got[n][-1] for n in ("playing", "quiet", "event")] == [KEEPALIVE] * 3
+        for subscription in (playing, quiet, whole_event):
+            subscription.close()
+        hub.keepalive(quiet=0)
+        assert hub._last_publish == {}
 
     asyncio.run(scenario())

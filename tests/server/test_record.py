@@ -160,3 +160,37 @@ def test_checkmate_sets_the_result(engine):
     snapshot = rec.commit_move(game.id, "b7b9")
     assert (snapshot["result"], snapshot["termination"]) == ("1-0", "checkmate")
     assert recorder(engine).snapshot(game.id)["result"] == "1-0"
+
+
+@pytest.mark.parametrize("variant", ["xiangqi", "commander"])
+def test_snapshots_number_the_last_move_as_a_viewer_reads_it(sqlite_url, variant):
+    import games
+
+    engine = make_engine(sqlite_url)
+    migrate(engine)
+    record = recorder(engine)
+    game = record.create_game(variant)
+    assert record.snapshot(game.id)["first_move"] == {"number": 1, "color": "w"}
+    board = games.get(variant).board()
+    seen = []
+    for _ in range(3):
+        move = next(iter(board.legal_moves))
+        text = games.get(variant).notation(next(iter(games.get(variant).notations))).format(board, move)
+        board.push(move)
+        last = record.commit_move(game.id, text)["last_move"]
+        seen.append((last["number"], last["color"]))
+    assert seen == [(1, "w"), (1, "b"), (2, "w")]
+    engine.dispose()
+
+
+def test_a_record_starting_with_black_to_move_begins_with_an_ellipsis_number(sqlite_url):
+    engine = make_engine(sqlite_url)
+    migrate(engine)
+    record = recorder(engine)
+    after_cannon = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 0 12"
+    game = record.create_game("xiangqi", start_fen=after_cannon)
+    assert record.snapshot(game.id)["first_move"] == {"number": 12, "color": "b"}
+    first = record.commit_move(game.id, "h9g7")["last_move"]
+    second = record.commit_move(game.id, "h0g2")["last_move"]
+    assert (first["number"], first["color"], second["number"], second["color"]) == (12, "b", 13, "w")
+    engine.dispose()

@@ -23,6 +23,11 @@ with TestClient(app) as _client:  # something for the generated ids to find
     _board = _client.post(f"/api/events/{_event['id']}/boards", json={"number": 1}, headers=REFEREE_HEADERS).json()
     _client.post(f"/api/events/{_event['id']}/rounds", json={"number": 1}, headers=REFEREE_HEADERS)
     _client.post("/api/games", json={"board_id": _board["id"], "initial_ms": 60000}, headers=REFEREE_HEADERS)
+    for _game in ("commander", "cotoan"):  # a match with a game in each, for the match routes to find
+        _other = _client.post("/api/events", json={"name": _game, "game": _game}, headers=REFEREE_HEADERS).json()
+        _match = _client.post(f"/api/events/{_other['id']}/matches", json={"a": "A", "b": "B", "games": 3},
+                              headers=REFEREE_HEADERS).json()
+        _client.post(f"/api/matches/{_match['id']}/games", headers=REFEREE_HEADERS)
 
 schema = schemathesis.openapi.from_asgi("/openapi.json", app)
 schema.config.generation.update(modes=[GenerationMode.POSITIVE, GenerationMode.NEGATIVE], max_examples=12,

@@ -35,9 +35,19 @@ def test_cotoan_zero_captured_loses_the_whole_match():
     games = [MatchGame("A", 30, 4), MatchGame("A", 25, 10), MatchGame("B", 3, 12, absolute=True)]
     score = cotoan_match(games, 5)
     assert score.winner == "B" and score.decided and "0" in score.reason
-    assert cotoan_match(games[:2], 3).winner == "A"
+    # 2-0 up after two of three games decides nothing yet: game 3 is played, and a 0 captured
+    # there would lose A the match (games/cotoan/RULES.md D24).
+    leading = cotoan_match(games[:2], 3)
+    assert not leading.decided and leading.winner is None and leading.games_a == 2
+    assert cotoan_match(games[:2] + [MatchGame("B", 5, 9)], 3).winner == "A"
     assert not cotoan_match(games[:2], 5).decided
     with pytest.raises(TournamentError, match="4"):
         cotoan_match([], 4)
     with pytest.raises(TournamentError, match="winner"):
         MatchGame(None, absolute=True)
+
+
+def test_cotoan_players_take_turns_to_move_first():
+    """D26: colours alternate whatever the results; the lot's winner moves first in game 1."""
+    assert [cotoan_match([MatchGame("A")] * n, 7, first="B").next_first for n in range(4)] == ["B", "A", "B", "A"]
+    assert cotoan_match([MatchGame(None)], 3).next_first == "B"
