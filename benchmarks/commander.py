@@ -12,7 +12,8 @@ every number is printed next to a peer measured in the same run, and the ratio i
 * the vision query `turns_to` against the brute force it replaces (play every legal turn
   and compare placements) on a position where one stack has hundreds of split turns.
 
-(benchmarks/rules.py does not exist on this branch; this file stands alone.)
+(benchmarks/rules.py holds the same measures beside the Xiangqi ones, with perft(3) from a
+middlegame reached by play; this file keeps the edited loaded-navy position and the vision query.)
 """
 
 from __future__ import annotations

@@ -1,6 +1,9 @@
-"""Speed of the Xiangqi rules: banco against cchess and Fairy-Stockfish (pyffish), one run.
+"""Speed of the rules engines: Xiangqi against cchess and Fairy-Stockfish (pyffish), and Commander
+Chess against the Xiangqi engines, all in one run.
 
-Run by ``make bench`` (not by the tests). Two measures:
+Run by ``make bench`` (not by the tests); ``--game xiangqi`` or ``--game commander`` runs one part.
+
+Xiangqi, two measures:
 
 * legal-move generation per position, over a fixed set of positions taken from seeded random
   games (every engine lists the legal moves of every position of the set);
@@ -9,6 +12,17 @@ Run by ``make bench`` (not by the tests). Two measures:
 
 The last column is banco's speed relative to that engine (how many times faster banco is).
 pyffish rebuilds its piece tables on each call, so its per-call cost is mostly that overhead.
+
+Commander Chess (no other engine plays it by its rules, so its peers are the Xiangqi engines
+measured in the same run, on the same kind of task):
+
+* legal turns per position: the start; a crowded middlegame reached by 14 plies of play from the
+  start (all 38 pieces on, ten stacks); and benchmarks/commander.py's edited middlegame, where two
+  navies carry a tank and an aircraft each (about 1,900 turns, most of them split turns);
+* perft(3) from the start and from the crowded middlegame (node counts printed).
+
+Its ratios are Commander's time over the peer's: how many times longer a Commander position
+takes than a Xiangqi one; the nodes-per-second ratio is printed beside each perft.
 """
 
 from __future__ import annotations
@@ -183,5 +197,120 @@ def main() -> int:
     return 0
 
 
+# --------------------------------------------------------------------------- Commander Chess
+# The crowded middlegame is reached by play from the standard setup (§3.2): carriers load
+# (navies take infantry and an aircraft, tanks a militia, engineers an artillery piece or an AA
+# gun) and nothing is captured, so all 38 pieces stay on with ten stacks.
+COMMANDER_MIDDLEGAME_PLAY = (
+    "P2,3_4,3(CP) B7,2_8,2(HB) B4,2_3,2(HB) K10,4_10,1(HK) D4,6_3,5(TD) D7,6_8,7(TD) K1,4_1,1(HK) "
+    "P9,9_7,9(CP) P2,9_4,9(CP) (CP)P7,9_6,10 X3,8_4,8 P6,10_7,9(CP) (CP)C4,9_4,8(CX) P9,3_7,3(CP)"
+)
+COMMANDER_MIDDLEGAME_FEN = ("6c4/1(nf)3h1hf2/6s4/2(ni)1gt1(tm)g2/3(ea)5(ea)i/11/11/3(EA)4(EG)AI/2(NI)1G(TM)1T3/"
+                            "6S4/1(NF)3H1HF2/6C4 r - - 14 8")
+# benchmarks/commander.py's edited position: two navies each carry a tank and an aircraft.
+COMMANDER_LOADED_NAVIES_FEN = ("6c4/1n3h1hf2/3a2s4/2(ntf)1g2(ti)g2/2ie7/5m3(ea)1/6M2(EA)1/2IE7/"
+                               "2(NTF)1G2(TI)G2/3A2S4/1N3H1HF2/6C4 r - - 0 1")
+
+
+def commander_middlegame():
+    from games.commander import SECRETARY
+    from games.commander import Board as CommanderBoard
+
+    board = CommanderBoard()
+    for text in COMMANDER_MIDDLEGAME_PLAY.split():
+        board.push(SECRETARY.parse(board, text))
+    if board.fen() != COMMANDER_MIDDLEGAME_FEN:
+        raise SystemExit(f"the middlegame's moves no longer reach its FEN: {board.fen()}")
+    return board
+
+
+def _commander_generation(board) -> int:
+    board._cache.clear()  # the engine caches a position's turns; measure the work, not the cache
+    return len(board.generate_turns())
+
+
+def _cpu_timed(function: Callable[[], int], minimum: float = 0.5) -> tuple[int, float]:
+    """Like `timed`, in CPU seconds of this process (the machine is shared)."""
+    best, spent, result = float("inf"), 0.0, 0
+    while spent < minimum or best == float("inf"):
+        start = time.process_time()
+        result = function()
+        elapsed = time.process_time() - start
+        best = min(best, elapsed)
+        spent += elapsed
+    return result, best
+
+
+def commander_main(middlegame_depth: int = 3) -> int:
+    from games.commander import Board as CommanderBoard
+
+    start = CommanderBoard()
+    middlegame = commander_middlegame()
+    loaded = CommanderBoard(COMMANDER_LOADED_NAVIES_FEN)
+    stacks = sum(1 for stack in middlegame.squares if stack and len(stack) > 1)
+    pieces = sum(len(stack) for stack in middlegame.squares if stack)
+    print()
+    print("Commander Chess rules benchmark (CPU time, best of repeated runs); peers: banco's Xiangqi "
+          "engine and pyffish (Xiangqi) in the same run")
+    print(f"middlegame (14 plies of play from the start; {pieces} pieces, {stacks} stacks): {middlegame.fen()}")
+
+    xiangqi = Board()
+    xiangqi_fen = _fen(PERFT_POSITIONS[0])
+    peers: dict[str, tuple[int, float]] = {"banco xiangqi": _cpu_timed(lambda: len(list(xiangqi.legal_moves)))}
+    try:
+        import pyffish
+    except ImportError:
+        pyffish = None
+        print("pyffish is not installed; its column is skipped", file=sys.stderr)
+    if pyffish is not None:
+        peers["pyffish xiangqi"] = _cpu_timed(lambda: len(pyffish.legal_moves("xiangqi", xiangqi_fen, [])))
+
+    header = f"{'legal turns / position':<34}{'turns':>7}{'time':>12}" + "".join(
+        f"{'vs ' + name:>22}" for name in peers)
+    print(header)
+    print("-" * len(header))
+    print(f"{'xiangqi start (peers)':<34}{peers['banco xiangqi'][0]:>7}" + " " * 12 + "".join(
+        f"{seconds * 1e6:>19,.1f} µs" for _, seconds in peers.values()))
+    for label, board in (("start", start), ("middlegame (by play)", middlegame),
+                         ("loaded navies (edited)", loaded)):
+        count, seconds = _cpu_timed(lambda board=board: _commander_generation(board))
+        ratios = "".join(f"{seconds / peer:>21.1f}×" for _, peer in peers.values())
+        print(f"{label:<34}{count:>7}{seconds * 1e3:>9.2f} ms{ratios}")
+
+    xiangqi_nodes, xiangqi_seconds = _cpu_timed(lambda: Board().perft(PERFT_DEPTH), minimum=0.0)
+    perft_peers = {"banco xiangqi": (xiangqi_nodes, xiangqi_seconds)}
+    if pyffish is not None:
+        perft_peers["pyffish xiangqi"] = _cpu_timed(lambda: pyffish_perft(xiangqi_fen), minimum=0.0)
+    print()
+    for name, (nodes, seconds) in perft_peers.items():
+        print(f"peer: {name} perft({PERFT_DEPTH}) from the start: {nodes:,} nodes in {seconds:.2f} s "
+              f"({nodes / seconds:,.0f} nodes/s)")
+    for label, board, depth in (("start", start, PERFT_DEPTH), ("middlegame", middlegame, middlegame_depth)):
+        board = CommanderBoard(board.fen())
+        nodes, seconds = _cpu_timed(lambda board=board, depth=depth: board.perft(depth), minimum=0.0)
+        ratios = "; ".join(f"{seconds / peer_seconds:.1f}× the time of {name}, "
+                           f"{(nodes / seconds) / (peer_nodes / peer_seconds):.2f}× its nodes/s"
+                           for name, (peer_nodes, peer_seconds) in perft_peers.items())
+        print(f"commander perft({depth}) {label}: {nodes:,} nodes in {seconds:.1f} s ({nodes / seconds:,.0f} nodes/s): "
+              f"{ratios}")
+    return 0
+
+
+def run(argv: list[str] | None = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=("all", "xiangqi", "commander"), default="all")
+    parser.add_argument("--commander-middlegame-depth", type=int, default=3,
+                        help="perft depth from the Commander middlegame (3 takes minutes)")
+    args = parser.parse_args(argv)
+    status = 0
+    if args.game in ("all", "xiangqi"):
+        status |= main()
+    if args.game in ("all", "commander"):
+        status |= commander_main(args.commander_middlegame_depth)
+    return status
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run())

@@ -40,6 +40,7 @@ from games.commander.pieces import (
     arrange,
     color_name,
     is_legal_stack,
+    remove_pieces,
     stack_value,
 )
 from games.commander.rules import Act, Action, Fate
@@ -82,12 +83,14 @@ class Turn(BaseMove):
 
     actions: tuple[Action, ...] = ()
     penalty: bool = False
+    # The generator knows the key when it makes a turn; others compute it when first asked.
+    cached_key: tuple | None = field(default=None, compare=False, repr=False)
 
     @classmethod
-    def of(cls, actions: Iterable[Action], penalty: bool = False) -> Turn:
+    def of(cls, actions: Iterable[Action], penalty: bool = False, key: tuple | None = None) -> Turn:
         actions = tuple(actions)
         first = actions[0]
-        return cls(tr.to_point(first.origin), tr.to_point(first.target), actions, penalty)
+        return cls(tr.to_point(first.origin), tr.to_point(first.target), actions, penalty, key)
 
     @property
     def origin(self) -> int:
@@ -99,7 +102,11 @@ class Turn(BaseMove):
 
     def key(self) -> tuple:
         """The actions as a sorted tuple of numbers: order-free, cheap to hash."""
-        return (self.penalty, *sorted(map(_action_code, self.actions)))
+        key = self.cached_key
+        if key is None:
+            key = (self.penalty, *sorted(map(_action_code, self.actions)))
+            object.__setattr__(self, "cached_key", key)
+        return key
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Turn) and self.key() == other.key()
@@ -333,46 +340,153 @@ class Board:
             return self._cache[key]  # type: ignore[return-value]
         rings = self._rings(self.turn.other)
         turns: list[Turn] = []
-        seen: set = set()
+        gbase = _group_code(stack) * _GROUP_SCALE + origin * _ORIGIN_SCALE
         for action in rules.group_actions(self.squares, origin, stack, rings, alone=True):
             if touched is None or _touches_only(action, touched):
-                turns.append(Turn.of((action,)))
+                turns.append(Turn.of((action,), key=(False, gbase + action.target * 9 + _act_fate(action))))
         if len(stack) > 1:
-            seen = {turn.key() for turn in turns}
-            self._split(origin, stack, [], turns, seen, touched, rings)
+            # A split never repeats a whole-stack action (its groups are smaller), so its
+            # turns are told apart among themselves only.
+            chains: dict[tuple, list[Action]] = {}
+            self._split(origin, stack, (), [], chains, touched, rings)
+            turns.extend(Turn.of(chain, key=key) for key, chain in chains.items())
         if self._settings.safe:
             turns = [t for t in turns if not self._exposes_commander(t)]
         if key is not None:
             self._cache[key] = turns
         return turns
 
-    def _split(self, origin: int, remaining: Stack, done: list[Action], out: list[Turn], seen: set,
-               touched: frozenset[int] | None, rings: list[int]) -> None:
-        """§7.4, D25: pieces of the stack act one after another from `origin`."""
+    def _count_from(self, origin: int) -> int:
+        """len(self._turns_from(origin)) without making the turns (perft's last ply)."""
+        stack = self.squares[origin]
+        if stack is None or stack[0].color is not self.turn:
+            return 0
+        key = f"from{origin}"
+        if self._settings.safe or key in self._cache:
+            return len(self._turns_from(origin))
+        rings = self._rings(self.turn.other)
+        count = len(rules.group_actions(self.squares, origin, stack, rings, alone=True))
+        if len(stack) > 1:
+            chains: dict[tuple, list[Action]] = {}
+            self._split(origin, stack, (), [], chains, None, rings)
+            count += len(chains)
+        return count
+
+    def _split(self, origin: int, remaining: Stack, codes: tuple[int, ...], done: list[Action],
+               chains: dict[tuple, list[Action]], touched: frozenset[int] | None, rings: list[int],
+               root: dict[Stack, list[list[Action]]] | None = None, dirty: tuple[int, ...] = (),
+               rings_changed: bool = False, order: dict[Stack, int] | None = None,
+               previous: tuple[int, int, bool, bool, bool] | None = None) -> None:
+        """§7.4, D25: pieces of the stack act one after another from `origin`.
+
+        Every order is tried; `chains` keeps one action list per distinct set of results (the
+        turn key). The origin must hold a legal stack on its terrain after each action.
+
+        Later actions reuse the first level's lists (`root`, per group and direction): an
+        action changes only its target's point, so only the rays through changed targets
+        (`dirty`) are walked again. Commanders (face-to-face looks off the ray), loaded
+        engineers, and aircraft once the rings have changed are always generated afresh.
+
+        Two actions on different rays that change no ring the other's flight depends on commute:
+        either order gives the same position, so the same turns follow. The later order is
+        skipped (`previous` describes the action just made, `order` its level's group order);
+        the earlier one was found first, so the turns kept are those every order would give.
+        """
         squares = self.squares
-        for group in _subgroups(remaining):
-            if not done and len(group) == len(remaining):
+        current = squares[origin]
+        assert current is not None
+        current_stands = is_legal_stack(current) and _stands(current[0].kind, origin)
+        groups, index = _split_groups(current, remaining, origin)
+        top = root is None
+        first: dict[Stack, list[Action]] = {}
+        if root is None:
+            # Every group of a later level is one of these, so all are listed before any acts.
+            root = {}
+            toward = rules.DIRECTION[origin]
+            for group, left, _, _, reusable in groups:
+                if not left:
+                    continue
+                first[group] = rules.group_actions(squares, origin, group, rings, alone=False)
+                if reusable is not False:
+                    by_direction: list[list[Action]] = [[] for _ in range(8)]
+                    for action in first[group]:
+                        by_direction[toward[action.target]].append(action)
+                    root[group] = by_direction
+        toward = rules.DIRECTION[origin]
+        for position, (group, left, rest, rest_stands, reusable) in enumerate(groups):
+            if top and not left:
                 continue  # the whole stack acting together is an ordinary move
-            for action in rules.group_actions(squares, origin, group, rings, alone=False):
+            commutes = False
+            if previous is not None and order is not None and reusable is not False:
+                before, previous_line, previous_provider, previous_flies, previous_special = previous
+                earlier = order.get(group)
+                commutes = (not previous_special and earlier is not None and earlier < before
+                            and not (previous_provider and reusable is None))
+            if top:
+                actions = first[group]
+            elif reusable or (reusable is None and not rings_changed):
+                by_direction = root[group]
+                if dirty:
+                    again = rules.group_actions(squares, origin, group, rings, alone=False, only_directions=dirty)
+                    fresh: list[list[Action]] = [[] for _ in range(8)]
+                    for action in again:
+                        fresh[toward[action.target]].append(action)
+                    actions = [a for d in range(8) for a in (fresh[d] if d in dirty else by_direction[d])]
+                else:
+                    actions = [a for line in by_direction for a in line]
+            else:
+                actions = rules.group_actions(squares, origin, group, rings, alone=False)
+            gbase = _group_code(group) * _GROUP_SCALE + origin * _ORIGIN_SCALE
+            act_fate = _ACT_FATE
+            needs_rings = left and any(p.kind is Kind.AIR_FORCE and not p.hero for p in left)
+            for action in actions:
                 if touched is not None and not _touches_only(action, touched):
                     continue
-                saved = (squares[origin], squares[action.target])
-                rules.apply_action(squares, action)
-                chain = [*done, action]
-                left = _minus(remaining, group)
-                here = squares[origin]
-                if here is None or (is_legal_stack(here) and _stands(here[0].kind, origin)):
-                    turn = Turn.of(chain)
-                    key = turn.key()
-                    if key not in seen:
-                        seen.add(key)
-                        out.append(turn)
+                target = action.target
+                act, fate = action.act, action.fate
+                occupant = squares[target]
+                line = toward[target]
+                provider = act is not Act.MOVE and fate is not Fate.SHOT_DOWN and occupant[0].kind in _RING_KINDS
+                if commutes and line != previous_line and not (provider and previous_flies):
+                    continue  # the same two actions in the other order came first
+                # Carry out the action (rules.apply_action, with the origin's rest known).
+                if fate is Fate.SHOT_DOWN:
+                    squares[origin] = rest
+                    stands = rest_stands
+                elif act is Act.MOVE:
+                    squares[origin] = rest
+                    squares[target] = group if occupant is None else rules._combined(occupant, group)
+                    stands = rest_stands
+                elif fate is Fate.EXCHANGE:
+                    squares[target] = None
+                    squares[origin] = rest
+                    stands = rest_stands
+                elif act is Act.CAPTURE:
+                    squares[target] = group
+                    squares[origin] = rest
+                    stands = rest_stands
+                else:  # a strike in place: the group stays on the origin
+                    squares[target] = None
+                    stands = current_stands
+                code = gbase + target * 9 + act_fate[act, fate]
+                chain_codes = (*codes, code)
+                if stands:
+                    key = (False, *sorted(chain_codes))
+                    if key not in chains:
+                        chains[key] = [*done, action]
                 if left:
-                    # Rings change only when an enemy piece is destroyed.
-                    changed = action.is_capture and action.fate is not Fate.SHOT_DOWN
-                    after = rules.ring_masks(squares, self.turn.other) if changed else rings
-                    self._split(origin, left, chain, out, seen, touched, after)
-                squares[origin], squares[action.target] = saved
+                    # Rings change only when an enemy ring provider is destroyed.
+                    after, changed = rings, rings_changed
+                    if needs_rings and provider:
+                        after, changed = rules.ring_masks(squares, self.turn.other), True
+                    touched_line = dirty
+                    if fate is not Fate.SHOT_DOWN and line not in dirty:  # a shot-down flight leaves the target
+                        touched_line = (*dirty, line)
+                    self._split(origin, left, chain_codes, [*done, action], chains, touched, after,
+                                root, touched_line, changed, index,
+                                (position, line, provider, reusable is None, reusable is False))
+                squares[origin] = current
+                squares[target] = occupant
 
     def _exposes_commander(self, turn: Turn) -> bool:
         """Safe mode (D1 option): the turn leaves the mover's commander capturable."""
@@ -465,9 +579,22 @@ class Board:
         for color in (RED, BLUE):
             if self.commander_square(color) is None:
                 continue
-            others = [(s, p) for s, p in self.pieces(color) if p.kind is not Kind.COMMANDER]
-            if len(others) == 1 and not others[0][1].hero:
-                self._promote(*others[0])
+            last = self._last_defender(color)
+            if last is not None and not last[1].hero:
+                self._promote(*last)
+
+    def _last_defender(self, color: Color) -> tuple[int, Piece] | None:
+        """The only piece of `color` besides its commander, if there is exactly one."""
+        found = None
+        for square, stack in enumerate(self.squares):
+            if stack is None or stack[0].color is not color:
+                continue
+            for piece in stack:
+                if piece.kind is not Kind.COMMANDER:
+                    if found is not None:
+                        return None
+                    found = (square, piece)
+        return found
 
     def _promote(self, square: int, piece: Piece) -> None:
         stack = self.squares[square]
@@ -478,9 +605,12 @@ class Board:
         """The number of turn sequences `depth` plies long (leaves of the game tree)."""
         if depth <= 0:
             return 1
-        turns = self.generate_turns()
         if depth == 1:
-            return len(turns)
+            # Count the last ply without making its turns (standard perft practice).
+            if "turns" in self._cache or self.result() is not None:
+                return len(self.generate_turns())
+            return sum(self._count_from(square) for square in range(tr.SQUARES))
+        turns = self.generate_turns()
         total = 0
         for turn in list(turns):
             self._push_unchecked(turn)
@@ -497,6 +627,37 @@ class Board:
     def is_check(self) -> bool:
         """§9.2: the side to move has its commander under attack."""
         return bool(rules.checking_pieces(self.squares, self.turn.other))
+
+    def is_checkmate(self) -> bool:
+        """§9.2, §13.1 `^`: the side to move is in check and no turn saves its commander.
+
+        A reply saves it when the commander is no longer capturable afterwards, or when the
+        reply ends the game (D1: turns that leave it capturable are legal, they just do not
+        save it). A game already ended some other way (a battle, the clock) is no checkmate;
+        one ended because the checked side has no legal turn (safe mode, D32) is.
+
+        >>> from games.commander.notation import SECRETARY
+        >>> board = Board("9ic/10i/11/11/10A/11/11/11/11/11/11/4C3I2 r - w 0 1")
+        >>> board.is_checkmate()
+        False
+        >>> board.push(SECRETARY.parse(board, "P7,10_8,10"))
+        >>> board.is_check(), board.is_checkmate(), board.result() is None
+        (True, True, True)
+        """
+        result = self.result()
+        if result is not None and result.termination is not Termination.NO_LEGAL_MOVE:
+            return False
+        if not self.is_check():
+            return False
+        attacker = self.turn.other
+        for turn in list(self.generate_turns()):
+            self._push_unchecked(turn)
+            try:
+                if self.result() is not None or not rules.checking_pieces(self.squares, attacker):
+                    return False
+            finally:
+                self.pop()
+        return True
 
     def gives_check(self, turn: Turn) -> bool:
         self._push_unchecked(turn)
@@ -521,7 +682,7 @@ class Board:
 
     def lost_objectives(self, color: Color) -> tuple[str, ...]:
         """The battles `color` has lost on the board (§12.1, §12.3)."""
-        kinds = Counter(p.kind for _, p in self.pieces(color))
+        kinds = self._census()[color]
         lost = []
         if "sea" in self.objectives and kinds[Kind.NAVY] == 0:
             lost.append("sea")
@@ -532,6 +693,18 @@ class Board:
         if "raid" in self.objectives and self.mode is not Mode.NINE_PIECE and kinds[Kind.COMMANDER] == 0:
             lost.append("raid")
         return tuple(lost)
+
+    def _census(self) -> dict[Color, list[int]]:
+        """Per colour, the number of pieces of each kind (carried ones too)."""
+        if "census" not in self._cache:
+            counts = {RED: [0] * len(Kind), BLUE: [0] * len(Kind)}
+            for stack in self.squares:
+                if stack is not None:
+                    row = counts[stack[0].color]
+                    for piece in stack:
+                        row[piece.kind] += 1
+            self._cache["census"] = counts
+        return self._cache["census"]  # type: ignore[return-value]
 
     def result(self) -> GameResult | None:
         """The finished game with its points, or None while it goes on (§11–§12)."""
@@ -675,6 +848,57 @@ def _action_code(action: Action) -> int:
         code = code * 64 + piece.kind * 4 + (piece.color is BLUE) * 2 + piece.hero + 1
     code = (code * tr.SQUARES + action.origin) * tr.SQUARES + action.target
     return (code * 3 + _ACT_CODES[action.act]) * 3 + _FATE_CODES[action.fate]
+
+
+_RING_KINDS = frozenset(kind for kind in Kind if rules.ring_radius(Piece(kind, RED)))  # §8.1 providers
+_ORIGIN_SCALE = tr.SQUARES * 9
+_GROUP_SCALE = tr.SQUARES * _ORIGIN_SCALE
+
+
+def _group_code(group: Stack) -> int:
+    code = 0
+    for piece in group:
+        code = code * 64 + piece.kind * 4 + (piece.color is BLUE) * 2 + piece.hero + 1
+    return code
+
+
+_ACT_FATE = {(act, fate): _ACT_CODES[act] * 3 + _FATE_CODES[fate] for act in Act for fate in Fate}
+
+
+def _act_fate(action: Action) -> int:
+    """The last digit of `_action_code`: act and fate."""
+    return _ACT_FATE[action.act, action.fate]
+
+
+_SplitGroup = tuple[Stack, Stack, "Stack | None", bool, "bool | None"]
+_SPLIT_GROUPS: dict[tuple[Stack, Stack, int], tuple[list[_SplitGroup], dict[Stack, int]]] = {}
+_SPLIT_GROUPS_LIMIT = 20_000
+
+
+def _split_groups(current: Stack, remaining: Stack, origin: int) -> tuple[list[_SplitGroup], dict[Stack, int]]:
+    """For each sub-stack `group` of `remaining` that may act: (group, the pieces left to act,
+    the origin's stack once the group has gone, whether that stack may stand there, whether
+    its first-level actions may be reused: True, False, or None for an aircraft that rings
+    can shoot down (reusable while the rings stay as they were)); and each group's place in
+    that list."""
+    key = (current, remaining, origin)
+    cached = _SPLIT_GROUPS.get(key)
+    if cached is None:
+        if len(_SPLIT_GROUPS) > _SPLIT_GROUPS_LIMIT:
+            _SPLIT_GROUPS.clear()  # a long-lived process meets many stacks; keep memory bounded
+        found = []
+        for group in _subgroups(remaining):
+            rest = remove_pieces(current, group) or None
+            stands = rest is None or (is_legal_stack(rest) and _stands(rest[0].kind, origin))
+            carrier = group[0]
+            reusable: bool | None = True
+            if carrier.kind is Kind.COMMANDER or (carrier.kind is Kind.ENGINEER and len(group) > 1):
+                reusable = False
+            elif carrier.kind is Kind.AIR_FORCE and not carrier.hero:
+                reusable = None
+            found.append((group, _minus(remaining, group), rest, stands, reusable))
+        cached = _SPLIT_GROUPS[key] = found, {entry[0]: i for i, entry in enumerate(found)}
+    return cached
 
 
 def _by_points(captured: dict[Color, int], bonus: dict[Color, int]) -> Color | None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from games.base import IllegalMoveError, NotationError
+from games.base import IllegalMoveError, NotationError, Termination
 from games.commander import terrain as tr
 from games.commander.pieces import FROM_SECRETARY, Kind, Stack
 from games.commander.rules import Act, Action, Fate
@@ -100,7 +100,7 @@ class SecretaryNotation:
         self.squares_style = squares_style
 
     def format(self, board, turn) -> str:
-        """Write a legal turn in `board`, with check (`>`), decisive (`^`) and `$` marks."""
+        """Write a legal turn in `board`, with check (`>`), checkmate or decisive blow (`^`) and `$`."""
         text = write_actions(turn, board.squares, self.squares_style)
         if turn.penalty:
             return text + "$"
@@ -108,6 +108,11 @@ class SecretaryNotation:
         try:
             checkers = board.checkers(board.turn.other)
             result = board.result()
+            # N13: `^` marks the blow that decides a battle of the game (it ends the game) and
+            # a checkmate, where the game goes on but no reply saves the commander.
+            decisive = result is not None and result.termination in (Termination.COMMANDER_CAPTURED,
+                                                                       Termination.BATTLE_WON)
+            mate = not decisive and bool(checkers) and board.is_checkmate()
             moved = {(a.origin, p) for a in turn.actions for p in a.group}
             stayed_checks = []
             other_check = False
@@ -123,9 +128,9 @@ class SecretaryNotation:
             board.pop()
         for check in dict.fromkeys(stayed_checks):
             text += "/" + check
-        if other_check:
-            text += ">"
-        if result is not None and result.termination.value in ("commander captured", "battle won"):
+        if other_check and not mate:
+            text += ">"  # a checkmate's `^` says check too, as chess's `#` replaces `+`
+        if decisive or mate:
             text += "^"
         return text
 

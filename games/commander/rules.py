@@ -26,6 +26,9 @@ class Act(enum.Enum):
     CAPTURE = "capture"    # replacement: the group ends on the target's point
     STRIKE = "strike"      # in place: the target is removed, the group stays (or returns) on its point
 
+    # Members are singletons: identity hashing keeps the generator's lookups at C speed.
+    __hash__ = object.__hash__
+
 
 class Fate(enum.Enum):
     """How air defence resolved a flight (§8.3)."""
@@ -33,6 +36,8 @@ class Fate(enum.Enum):
     NORMAL = "normal"
     SHOT_DOWN = "shot down"   # the flying stack is destroyed; a target is untouched
     EXCHANGE = "one-for-one"  # target and flying stack are both destroyed
+
+    __hash__ = object.__hash__
 
 
 class Action(NamedTuple):
@@ -194,6 +199,55 @@ def _direction_index(origin: int, target: int) -> tuple[int, int] | None:
     return tr.ALL_DIRECTIONS.index(step), max(abs(dva), abs(dha))
 
 
+# Per point and direction, the steps of the ray as (point, the step crosses deep water, a navy
+# may make the step): the per-step terrain questions answered once, not on every generation.
+_STEPS: list[list[tuple[tuple[int, bool, bool], ...]]] = [
+    [tuple((point, tr.crossing_kind(previous, point) == "deep", tr.navy_step_ok(previous, point))
+           for previous, point in zip([s, *ray], ray, strict=False))
+     for ray in rays]
+    for s, rays in enumerate(_RAYS)
+]
+_NAVY_POINT = [tr.is_navy_point(s) for s in range(tr.SQUARES)]
+_LAND = [tr.is_land(s) for s in range(tr.SQUARES)]
+_SEA = [tr.is_sea(s) for s in range(tr.SQUARES)]
+# Points strictly between two points of one VA or HA line (the face-to-face lines, §9.3).
+_LINE_BETWEEN: list[list[tuple[int, ...] | None]] = [
+    [tuple(_between(a, b)) if a != b and (tr.va_of(a) == tr.va_of(b) or tr.ha_of(a) == tr.ha_of(b)) else None
+     for b in range(tr.SQUARES)]
+    for a in range(tr.SQUARES)
+]
+# The direction index from one point to another on one of the 8 rays, or -1.
+DIRECTION: list[list[int]] = [
+    [found[0] if (found := _direction_index(a, b)) is not None else -1 for b in range(tr.SQUARES)]
+    for a in range(tr.SQUARES)
+]
+_NO_RINGS = [0] * tr.SQUARES
+_REACH = {(kind, hero): reach(Piece(kind, Color.WHITE, hero)) for kind in Kind for hero in (False, True)}
+_MOVE, _CAPTURE, _STRIKE = Act.MOVE, Act.CAPTURE, Act.STRIKE
+_NORMAL, _SHOT_DOWN, _EXCHANGE = Fate.NORMAL, Fate.SHOT_DOWN, Fate.EXCHANGE
+_COMBINED: dict[tuple[Stack, Stack], Stack | None] = {}
+
+
+def _combined(occupant: Stack, group: Stack) -> Stack | None:
+    """`combine(occupant + group)`, remembered: boarding asks the same few questions again and again."""
+    key = (occupant, group)
+    try:
+        return _COMBINED[key]
+    except KeyError:
+        merged = _COMBINED[key] = combine(occupant + group)
+        return merged
+
+
+def _faces_through(squares: Squares, point: int, enemy: int, ignore: int) -> bool:
+    between = _LINE_BETWEEN[point][enemy]
+    if between is None:
+        return False
+    for p in between:
+        if squares[p] is not None and p != ignore:
+            return False
+    return True
+
+
 def group_actions(
     squares: Squares,
     origin: int,
@@ -203,6 +257,7 @@ def group_actions(
     alone: bool,
     only_target: int | None = None,
     illegal_crossings: bool = False,
+    only_directions: tuple[int, ...] | None = None,
 ) -> list[Action]:
     """Every action of `group` (pieces standing on `origin`, carrier first) under §4–§8.
 
@@ -210,6 +265,8 @@ def group_actions(
     face-to-face capture, §9.3). With `only_target` only captures of that point are
     returned (used for check). With `illegal_crossings` only the quiet moves of a heavy
     piece through deep water are returned: the referee needs them to apply §6.5.
+    `only_directions` (indexes into terrain.ALL_DIRECTIONS) keeps the actions along those rays;
+    a loaded engineer ignores it.
     """
     carrier = group[0]
     kind, color = carrier.kind, carrier.color
@@ -223,32 +280,46 @@ def group_actions(
         if va in (5, 6) and tr.ha_of(origin) >= 2:
             target = origin + (tr.HA_COUNT if va == 5 else -tr.HA_COUNT)
             if squares[target] is None:
-                actions.append(Action(group, origin, target, Act.MOVE))
+                actions.append(Action(group, origin, target, _MOVE))
         return actions
 
-    spec = reach(carrier)
+    spec = _REACH[kind, carrier.hero]
     directions = spec.directions
     if only_target is not None:
         found = _direction_index(origin, only_target)
         if found is None or found[0] not in directions:
             return actions
         directions = (found[0],)
+    if only_directions is not None:
+        directions = tuple(d for d in directions if d in only_directions)
 
     is_navy = kind is Kind.NAVY
     is_air = kind is Kind.AIR_FORCE
     heavy = kind in HEAVY
     flight_checked = is_air and not carrier.hero  # §8.4: a hero aircraft is stealth
+    passes_pieces = is_air or is_navy or kind in _UNBLOCKED_FIRE
+    quiet_wanted = only_target is None
+    captures_wanted = not illegal_crossings
+    # §6.3: heavy pieces cross deep water only by capture or on an engineer; the referee's
+    # list (illegal_crossings) is exactly the other half of the heavy quiet moves.
+    quiet_allowed = heavy or not illegal_crossings
+    group_lands_on = _NAVY_POINT if is_navy else _LAND
     enemy_commander = None
     if kind is Kind.COMMANDER and len(group) == 1:
         enemy_commander = _commander_squares(squares, color.other)
+    ignore = origin if alone else -1
+    append = actions.append
+    steps_from = _STEPS[origin]
 
     for direction in directions:
         diagonal = direction >= 4
-        move_max = spec.move[diagonal]
+        move_max = spec.move[diagonal] if quiet_wanted and quiet_allowed else 0
         capture_max = spec.capture[diagonal]
         if enemy_commander is not None and alone:
             capture_max = 11  # face-to-face capture at any distance, checked below
         gun_max = capture_max - 1 if is_navy else capture_max
+        if not captures_wanted:
+            capture_max = gun_max = 0
         limit = max(move_max, capture_max)
         if limit == 0:
             continue
@@ -258,91 +329,62 @@ def group_actions(
         crossed_deep = False
         commander_path_ok = True  # no passed point faces the enemy commander (§9.3, D2)
         flight_mask = 0           # union of enemy rings over the path points (§8.3)
-        previous = origin
-        for distance, point in enumerate(_RAYS[origin][direction], start=1):
+        distance = 0
+        for point, deep, navy_ok in steps_from[direction]:
+            distance += 1
             if distance > limit:
                 break
-            if tr.crossing_kind(previous, point) == "deep":
+            if deep:
                 crossed_deep = True
-            if is_navy and water_path and not tr.navy_step_ok(previous, point):
+            if not navy_ok:
                 water_path = False
             occupant = squares[point]
-            wanted = only_target is None or point == only_target
 
-            if wanted and occupant is None and distance <= move_max and only_target is None:
-                _quiet(actions, squares, group, origin, point, occupant, enemy_rings, flight_mask,
-                       is_navy=is_navy, is_air=is_air, heavy=heavy, flight_checked=flight_checked,
-                       path_empty=path_empty, path_enemy_free=path_enemy_free, water_path=water_path,
-                       crossed_deep=crossed_deep, commander_path_ok=commander_path_ok,
-                       illegal_crossings=illegal_crossings)
-            elif wanted and occupant is not None and occupant[0].color is color:
-                if distance <= move_max and only_target is None:
-                    _quiet(actions, squares, group, origin, point, occupant, enemy_rings, flight_mask,
-                           is_navy=is_navy, is_air=is_air, heavy=heavy, flight_checked=flight_checked,
-                           path_empty=path_empty, path_enemy_free=path_enemy_free, water_path=water_path,
-                           crossed_deep=crossed_deep, commander_path_ok=commander_path_ok,
-                           illegal_crossings=illegal_crossings)
-            elif wanted and occupant is not None and not illegal_crossings:
-                _capture(actions, squares, group, origin, point, occupant, distance, enemy_rings, flight_mask,
-                         kind=kind, is_navy=is_navy, is_air=is_air, flight_checked=flight_checked,
-                         path_empty=path_empty, water_path=water_path, capture_max=capture_max,
-                         gun_max=gun_max, enemy_commander=enemy_commander, alone=alone)
+            if occupant is None or occupant[0].color is color:
+                # A quiet move or a boarding onto `point` (§4.4, §6, §7.2).
+                if (distance <= move_max and commander_path_ok
+                        and (path_enemy_free and water_path if is_navy else is_air or path_empty)
+                        and (not heavy or crossed_deep == illegal_crossings)):
+                    fate = _NORMAL
+                    if occupant is None:
+                        lands = group_lands_on[point]
+                        boarding_navy = False
+                    else:
+                        merged = _combined(occupant, group)
+                        lands = merged is not None and (
+                            _NAVY_POINT[point] if merged[0].kind is Kind.NAVY else _LAND[point])
+                        boarding_navy = occupant[0].kind is Kind.NAVY
+                    if lands:
+                        if flight_checked and (flight_mask or (not boarding_navy and enemy_rings[point])):
+                            fate = _SHOT_DOWN  # D36: an aircraft boarding a navy is safe on arrival
+                        append(Action(group, origin, point, _MOVE, fate))
+            elif distance <= capture_max and (only_target is None or point == only_target):
+                _capture(actions, group, origin, point, occupant, distance, enemy_rings, flight_mask,
+                         kind, is_navy, is_air, flight_checked, path_empty, water_path, capture_max,
+                         gun_max, enemy_commander, alone)
 
             if occupant is not None:
                 path_empty = False
                 if occupant[0].color is not color:
                     path_enemy_free = False
             if (enemy_commander is not None and commander_path_ok
-                    and faces(squares, point, enemy_commander, origin if alone else -1)):
+                    and _faces_through(squares, point, enemy_commander, ignore)):
                 commander_path_ok = False
             if flight_checked:
                 flight_mask |= enemy_rings[point]
-            if not path_empty and not (is_air or kind in _UNBLOCKED_FIRE or is_navy):
+            if not path_empty and not passes_pieces:
                 break  # direct fire and ground moves stop at the first piece
             if is_navy and not path_enemy_free and not path_empty and distance >= gun_max:
                 break
-            previous = point
     return actions
 
 
 def _land_ok(kind: Kind, point: int) -> bool:
     """May a stack whose carrier is `kind` stand on `point` (§2)?"""
-    return tr.is_navy_point(point) if kind is Kind.NAVY else tr.is_land(point)
+    return _NAVY_POINT[point] if kind is Kind.NAVY else _LAND[point]
 
 
-def _quiet(actions, squares, group, origin, point, occupant, enemy_rings, flight_mask, *,
-           is_navy, is_air, heavy, flight_checked, path_empty, path_enemy_free, water_path,
-           crossed_deep, commander_path_ok, illegal_crossings) -> None:
-    """A quiet move or a boarding onto `point` (§4.4, §6, §7.2)."""
-    if is_navy:
-        if not (path_enemy_free and water_path):
-            return
-    elif not is_air and not path_empty:
-        return
-    if not commander_path_ok:
-        return
-    if heavy and crossed_deep != illegal_crossings:
-        return  # §6.3: heavy pieces cross deep water only by capture or on an engineer
-    if illegal_crossings and not heavy:
-        return
-    if occupant is None:
-        if not _land_ok(group[0].kind, point):
-            return
-        boarding_navy = False
-    else:
-        merged = combine(occupant + group)
-        if merged is None or not _land_ok(merged[0].kind, point):
-            return
-        boarding_navy = occupant[0].kind is Kind.NAVY
-    fate = Fate.NORMAL
-    if flight_checked:
-        danger = 0 if boarding_navy else enemy_rings[point]  # D36: safe once aboard
-        if flight_mask & ~danger or danger:
-            fate = Fate.SHOT_DOWN
-    actions.append(Action(group, origin, point, Act.MOVE, fate))
-
-
-def _capture(actions, squares, group, origin, point, occupant, distance, enemy_rings, flight_mask, *,
+def _capture(actions, group, origin, point, occupant, distance, enemy_rings, flight_mask,
              kind, is_navy, is_air, flight_checked, path_empty, water_path, capture_max, gun_max,
              enemy_commander, alone) -> None:
     """Captures of the enemy stack on `point` and their mode (§4.5) and air defence (§8.3)."""
@@ -354,42 +396,43 @@ def _capture(actions, squares, group, origin, point, occupant, distance, enemy_r
             return
         if not path_empty:
             return
-        modes = (Act.STRIKE,) if tr.is_sea(point) else (Act.CAPTURE,)
+        modes = _STRIKE_ONLY if _SEA[point] else _CAPTURE_ONLY
     elif is_navy:
         if target_kind is Kind.NAVY:  # anti-ship missile: direct fire (D15)
-            if distance > capture_max or not path_empty:
+            if not path_empty:
                 return
-            modes = (Act.CAPTURE,) if water_path else (Act.STRIKE,)
+            modes = _CAPTURE_ONLY if water_path else _STRIKE_ONLY
         else:  # gun: arcing fire, replaces only along a water path onto a navy point
             if distance > gun_max:
                 return
-            modes = (Act.CAPTURE,) if water_path and tr.is_navy_point(point) else (Act.STRIKE,)
+            modes = _CAPTURE_ONLY if water_path and _NAVY_POINT[point] else _STRIKE_ONLY
     elif is_air:
-        if distance > capture_max:
-            return
         if target_kind is Kind.AIR_FORCE:
-            modes = (Act.CAPTURE,)            # aircraft vs aircraft must replace
-        elif tr.is_sea(point):
-            modes = (Act.STRIKE,)             # may not end at sea: bomb and return
+            modes = _CAPTURE_ONLY            # aircraft vs aircraft must replace
+        elif _SEA[point]:
+            modes = _STRIKE_ONLY             # may not end at sea: bomb and return
         else:
-            modes = (Act.CAPTURE, Act.STRIKE)  # player's choice (D7)
+            modes = _EITHER                  # player's choice (D7)
     else:
-        if distance > capture_max:
-            return
         if kind not in _UNBLOCKED_FIRE and not path_empty:
             return
-        modes = (Act.STRIKE,) if tr.is_sea(point) else (Act.CAPTURE,)
+        modes = _STRIKE_ONLY if _SEA[point] else _CAPTURE_ONLY
 
     if flight_checked:
         danger = enemy_rings[point]
         if flight_mask & ~danger:
-            actions.append(Action(group, origin, point, Act.CAPTURE, Fate.SHOT_DOWN))
+            actions.append(Action(group, origin, point, _CAPTURE, _SHOT_DOWN))
             return
         if danger:
-            actions.append(Action(group, origin, point, modes[0], Fate.EXCHANGE))
+            actions.append(Action(group, origin, point, modes[0], _EXCHANGE))
             return
     for mode in modes:
         actions.append(Action(group, origin, point, mode))
+
+
+_STRIKE_ONLY = (Act.STRIKE,)
+_CAPTURE_ONLY = (Act.CAPTURE,)
+_EITHER = (Act.CAPTURE, Act.STRIKE)
 
 
 # --------------------------------------------------------------------------- applying actions
@@ -431,11 +474,14 @@ def checking_pieces(squares: Squares, color: Color) -> list[tuple[int, Piece]]:
     target = commander_square(squares, color.other)
     if target is None:
         return []
-    rings = ring_masks(squares, color.other)
+    rings: list[int] | None = None  # only an aircraft's flight needs them (§8.3)
     found: list[tuple[int, Piece]] = []
+    toward = DIRECTION[target]
     for square, stack in enumerate(squares):
-        if stack is None or stack[0].color is not color:
-            continue
+        if stack is None or stack[0].color is not color or toward[square] < 0:
+            continue  # every capture runs along one of the 8 lines
+        if rings is None and any(p.kind is Kind.AIR_FORCE and not p.hero for p in stack):
+            rings = ring_masks(squares, color.other)
         if _hits(squares, square, stack, rings, target, alone=True):
             found.append((square, stack[0]))
         for passenger in set(stack[1:]):
@@ -445,6 +491,7 @@ def checking_pieces(squares: Squares, color: Color) -> list[tuple[int, Piece]]:
 
 
 def _hits(squares, square, group, rings, target, *, alone) -> bool:
+    rings = _NO_RINGS if rings is None else rings
     return any(
         a.fate is not Fate.SHOT_DOWN
         for a in group_actions(squares, square, group, rings, alone=alone, only_target=target)

@@ -160,6 +160,7 @@ class Stage:
         self.diameter_px = max(8, round(2 * self.radius_mm * PX_PER_MM))
         self._sprite_cache: dict[str, tuple[np.ndarray, np.ndarray, tuple[int, int, int]]] = {}
         self.pieces: dict[Point, Disc] = {}
+        self.aside: list[tuple[Disc, float, float]] = []  # captured discs on the table, off the sheet
         self._layer: np.ndarray | None = None
         self._work: np.ndarray | None = None
         self._warped_layer: np.ndarray | None = None
@@ -260,6 +261,18 @@ class Stage:
         self._layer = None
         self._warped_layer = None
 
+    def aside_spot(self, side: int) -> tuple[float, float] | None:
+        """Where a player sets the next captured disc on the table, beside the sheet on his side;
+        None when his row there is full."""
+        w_mm, h_mm = self.layout.sheet_size_mm
+        step = 2.3 * self.radius_mm
+        row_y = (h_mm + 0.6 * TABLE_MM) if side > 0 else -0.6 * TABLE_MM
+        taken = sum(1 for _, _, y in self.aside if abs(y - row_y) < 1.0)
+        x = 0.1 * w_mm + taken * step
+        if x > 0.9 * w_mm:
+            return None
+        return x, row_y
+
     def labels(self) -> dict[Point, str]:
         return {point: disc.label for point, disc in self.pieces.items()}
 
@@ -273,9 +286,9 @@ class Stage:
         if self._layer is None:
             layer = self.empty_canvas.copy()
             # Far pieces first, so nearer discs overlap them as a camera sees it.
-            order = sorted(self.pieces.items(), key=lambda item: -self._depth(self.base_mm(item[0], item[1])))
-            for point, disc in order:
-                x, y = self.base_mm(point, disc)
+            placed = [(disc, *self.base_mm(point, disc)) for point, disc in self.pieces.items()]
+            placed += self.aside
+            for disc, x, y in sorted(placed, key=lambda item: -self._depth((item[1], item[2]))):
                 self._stamp(layer, disc, x, y, 0.0)
             if self.blur > 0.3:
                 layer = cv2.GaussianBlur(layer, (0, 0), self.blur)

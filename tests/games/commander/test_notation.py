@@ -203,3 +203,61 @@ def test_fuzzed_fen_mutations_raise_only_value_errors(chars):
 def test_blue_moves_first_in_notation():
     board = Board(Board().fen().replace(" r ", " b "))
     assert SECRETARY.parse(board, "T8,5_6,5").actions[0].group[0].color is BLUE
+
+
+MATE_FEN = "9ic/10i/11/11/10A/11/11/11/11/11/11/4C3I2 r - w 0 1"
+
+
+def test_s13_1_n13_checkmate_is_written_while_the_game_goes_on():
+    """§13.1, §9.2, N13: `^` (chiếu hết) marks a checkmate although nothing is captured yet: the
+    artillery's fire reaches the commander, which its own infantry hem in; no reply saves it."""
+    board = Board(MATE_FEN)
+    turn = SECRETARY.parse(board, "P7,10_8,10")
+    assert SECRETARY.format(board, turn) == "P7,10_8,10^"
+    board.push(turn)
+    assert board.result() is None and board.is_check() and board.is_checkmate()
+    assert len(board.legal_moves) > 0  # D1: Blue may still move; none of its turns helps
+
+
+def test_s13_1_n13_check_with_an_escape_is_only_check():
+    """§13.1, N13: with a way out (the infantry on 11,9 gone, the commander steps to 11,9) the
+    same turn is a plain check, `>`."""
+    board = Board(MATE_FEN.replace("9ic", "10c"))
+    turn = SECRETARY.parse(board, "P7,10_8,10")
+    assert SECRETARY.format(board, turn) == "P7,10_8,10>"
+    board.push(turn)
+    assert board.is_check() and not board.is_checkmate()
+
+
+def test_s13_1_n13_capturing_the_checker_or_ending_the_game_saves_the_commander():
+    """N13: a reply that captures the checking piece is an escape; so is a reply that ends the
+    game (here Blue's infantry on 9,10 can take the artillery, so no mate)."""
+    board = Board("9ic/11/10i/11/10A/11/11/11/11/11/11/4C3I2 r - w 0 1")
+    assert not board.is_check()
+    turn = SECRETARY.parse(board, "P7,10_8,10")
+    assert SECRETARY.format(board, turn) == "P7,10_8,10>"
+
+
+def test_s13_1_n13_checkmate_round_trips_and_decisive_blows_keep_their_mark():
+    """§13.1: a turn written with `^` reads back as the same turn; the raid's final blow is still
+    `^` (the game ends), and a finished game is no checkmate."""
+    board = Board(MATE_FEN)
+    turn = SECRETARY.parse(board, "P7,10_8,10")
+    assert SECRETARY.parse(board, SECRETARY.format(board, turn)) == turn
+    board.push(turn)
+    play(board, "B10,10_9,10")
+    blow = next(t for t in board.legal_moves if t.actions[0].target == tr.parse_point("11,10"))
+    text = SECRETARY.format(board, blow)
+    assert text.endswith("^") and SECRETARY.parse(board, text) == blow
+    board.push(blow)
+    assert board.result() is not None and not board.is_checkmate()
+
+
+def test_s13_1_n13_safe_mode_checkmate_ends_the_game_with_no_legal_move():
+    """D1 safe mode, D32, N13: where self-exposure is forbidden the mated side has no legal turn;
+    the game ends (no legal move) and the mating turn still carries `^`."""
+    board = Board(MATE_FEN, safe=True)
+    turn = SECRETARY.parse(board, "P7,10_8,10")
+    assert SECRETARY.format(board, turn) == "P7,10_8,10^"
+    board.push(turn)
+    assert board.result().termination.value == "no legal move" and board.is_checkmate()

@@ -8,11 +8,26 @@ from games.commander.pieces import BLUE, RED, Piece, arrange
 
 
 def test_perft_start_position():
-    """perft(1) = 116 and perft(2) = 13,456 from the standard setup (§3.2); perft(3) = 1,635,084
-    is printed by benchmarks/commander.py and the report (too slow for the suite)."""
+    """perft(1..3) = 116, 13,456 and 1,635,084 from the standard setup (§3.2), as counted by the
+    engine before its speed work (perft's last ply is counted without making the turns)."""
     board = Board()
     assert board.perft(1) == 116
     assert board.perft(2) == 13456
+    assert board.perft(3) == 1635084
+    assert board.fen() == Board().fen()
+
+
+# benchmarks/rules.py's middlegame: reached by 14 plies of play, 38 pieces, ten stacks.
+MIDDLEGAME = ("6c4/1(nf)3h1hf2/6s4/2(ni)1gt1(tm)g2/3(ea)5(ea)i/11/11/3(EA)4(EG)AI/2(NI)1G(TM)1T3/6S4/"
+              "1(NF)3H1HF2/6C4 r - - 14 8")
+
+
+def test_perft_crowded_middlegame_with_stacks():
+    """§7.4 split turns of ten stacks: perft(1) = 354 and perft(2) = 131,288, the counts of the
+    engine before its speed work."""
+    board = Board(MIDDLEGAME)
+    assert board.perft(1) == 354
+    assert board.perft(2) == 131288
 
 
 def test_perft_agrees_with_the_public_api():
