@@ -45,6 +45,7 @@ class NaiveTracker(MoveTracker):
 
     def feed(self, frame, timestamp):
         self.frames += 1
+        self._now = timestamp
         moving = self._motion(frame)
         if moving:
             self.last_motion = timestamp
