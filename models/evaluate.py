@@ -3,8 +3,9 @@
 - Held-out rendered photos (their own seed, and a font, wood texture and board style that
   training never saw): share of points right, share of boards read exactly, confusion.
 - The real photographed Xiangqi validation crops, framed like station crops: top-1.
+- Commander Chess: also the share of stacks whose top piece is read right.
 
-Run: ``python -m models.evaluate --game xiangqi --photos 500``.
+Run: ``python -m models.evaluate --game xiangqi --photos 500`` (or ``--game commander``, ``cotoan``).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ REAL_CROPS = Path(__file__).resolve().parent.parent.parent / "shared" / "data" /
 
 def evaluate_photos(game: str, photos: int, seed: int, model: Path | None = None, progress=None) -> dict:
     rng = random.Random(seed)
-    right = total = exact = 0
+    right = total = exact = stacked = stacked_right = 0
     confusion: Counter = Counter()
     backgrounds: list[np.ndarray] = []
     classifier = PointClassifier(game, model)
@@ -44,6 +45,9 @@ def evaluate_photos(game: str, photos: int, seed: int, model: Path | None = None
             total += 1
             right += truth == guess
             board_right &= truth == guess
+            if point in scene.stacks:
+                stacked += 1
+                stacked_right += truth == guess
         exact += board_right
         if len(backgrounds) < 300:
             crops = detector.extractor.extract(scene.image)
@@ -52,7 +56,8 @@ def evaluate_photos(game: str, photos: int, seed: int, model: Path | None = None
         if progress:
             progress(number + 1, photos)
     return {"points": total, "point_accuracy": right / max(total, 1), "boards": photos,
-            "board_exact": exact / max(photos, 1), "confusion": confusion, "backgrounds": backgrounds}
+            "board_exact": exact / max(photos, 1), "confusion": confusion, "backgrounds": backgrounds,
+            "stacked": stacked, "stacked_accuracy": stacked_right / max(stacked, 1)}
 
 
 def evaluate_real_crops(game: str, folder: Path, backgrounds: list[np.ndarray], seed: int,
@@ -97,6 +102,8 @@ def main() -> None:
     result = evaluate_photos(args.game, args.photos, args.seed, args.model)
     print(f"held-out rendered photos: {result['boards']}, points {result['points']}")
     print(f"  points right: {result['point_accuracy']:.4%}   boards exact: {result['board_exact']:.2%}")
+    if result["stacked"]:
+        print(f"  stack tops right: {result['stacked_accuracy']:.2%} of {result['stacked']}")
     print("  most frequent confusions (truth → read):")
     print("\n".join(confusion_lines(result["confusion"])) or "  none")
     if args.game == "xiangqi" and (REAL_CROPS / "valid").is_dir():

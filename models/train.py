@@ -30,7 +30,7 @@ def train_classifier(data: Path, out: Path, epochs: int = 10, imgsz: int = 64, b
     from ultralytics import YOLO
 
     model = YOLO(MODEL_YAML)
-    run_dir = out.parent / f".runs-{name}"
+    run_dir = out.resolve().parent / f".runs-{name}"  # absolute: ultralytics puts relative ones under runs/
     settings = dict(optimizer="AdamW", lr0=0.002, warmup_epochs=1.0, cos_lr=True) | overrides
     if hours:
         settings["time"] = hours
@@ -56,13 +56,14 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--epochs", type=int, default=15)
     parser.add_argument("--hours", type=float, default=None, help="wall-time bound; overrides --epochs")
+    parser.add_argument("--imgsz", type=int, default=64, help="input size; the station cuts crops at the model's size")
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--name", default="points")
     args = parser.parse_args()
-    print(train_classifier(args.data, args.out, epochs=args.epochs, batch=args.batch, workers=args.workers,
-                           seed=args.seed, name=args.name, hours=args.hours))
+    print(train_classifier(args.data, args.out, epochs=args.epochs, imgsz=args.imgsz, batch=args.batch,
+                           workers=args.workers, seed=args.seed, name=args.name, hours=args.hours))
 
 
 if __name__ == "__main__":

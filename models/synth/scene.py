@@ -66,7 +66,7 @@ def random_camera(layout: BoardLayout, rng: random.Random, size=(1280, 720), max
     return k, rotation, t
 
 
-def _board_style(rng: random.Random, split: str = "train") -> dict:
+def _board_style(rng: random.Random, split: str = "train", game: str = "xiangqi") -> dict:
     style = rng.choice(["paper", "paper", "wood", "vinyl"]) if split == "train" else rng.choice(["cloth", "paper"])
     if style == "cloth":  # held out: a cloth board with thick dark-blue or brown lines
         background = (rng.uniform(0.6, 0.8), rng.uniform(0.55, 0.75), rng.uniform(0.5, 0.7))
@@ -80,10 +80,13 @@ def _board_style(rng: random.Random, split: str = "train") -> dict:
     else:
         background = (rng.uniform(0.88, 1.0), rng.uniform(0.86, 0.98), rng.uniform(0.8, 0.95))
         ink = rng.choice([(0.1, 0.1, 0.1), (0.45, 0.1, 0.1), (0.1, 0.1, 0.35)])
-    # Seas and rivers: pale to deep blues, printed or painted.
-    water = colorsys.hsv_to_rgb(rng.uniform(0.52, 0.6), rng.uniform(0.12, 0.55), rng.uniform(0.75, 1.0))
-    return {"name": style, "background": background, "ink": ink, "markers": rng.random() < 0.6,
-            "line": rng.uniform(0.4, 1.2), "water": water, "rulebook_water": rng.random() < 0.5}
+    style = {"name": style, "background": background, "ink": ink, "markers": rng.random() < 0.6,
+             "line": rng.uniform(0.4, 1.2), "water": tuple(int(WATER[i:i + 2], 16) / 255 for i in (1, 3, 5)),
+             "rulebook_water": False}
+    if game == "commander":  # seas and rivers: pale to deep blues, printed or painted
+        style["water"] = colorsys.hsv_to_rgb(rng.uniform(0.52, 0.6), rng.uniform(0.12, 0.55), rng.uniform(0.75, 1.0))
+        style["rulebook_water"] = rng.random() < 0.5
+    return style
 
 
 def _draw_sheet(variant, layout: BoardLayout, style: dict, px_per_mm: float, rng: random.Random) -> np.ndarray:
@@ -170,7 +173,7 @@ def render_scene(game: str, rng: random.Random, position: dict[Point, str] | Non
     truth = Calibration(layout, homography, size, "synthetic", piece_height_mm=height_mm,
                         piece_radius_ratio=radius_ratio)
 
-    style = _board_style(rng, split)
+    style = _board_style(rng, split, game)
     sheet = _draw_sheet(variant, layout, style, px_per_mm, rng)
     sheet_rgba = Image.fromarray(cv2.cvtColor(sheet, cv2.COLOR_BGR2RGBA))
     diameter = max(8, round(2 * radius_mm * px_per_mm))

@@ -160,6 +160,7 @@ class Stage:
         self.diameter_px = max(8, round(2 * self.radius_mm * PX_PER_MM))
         self._sprite_cache: dict[str, tuple[np.ndarray, np.ndarray, tuple[int, int, int]]] = {}
         self.pieces: dict[Point, Disc] = {}
+        self.aside: list[tuple[Disc, float, float]] = []  # captured discs on the table, off the sheet
         self._layer: np.ndarray | None = None
         self._work: np.ndarray | None = None
         self._warped_layer: np.ndarray | None = None
@@ -181,23 +182,43 @@ class Stage:
 
     # ------------------------------------------------------------------ set-up
     def _camera(self, rng: random.Random) -> np.ndarray:
-        """A camera that sees the whole sheet, markers included: zoomed out until it does."""
-        w_mm, h_mm = self.layout.sheet_size_mm
-        corners = np.array([[0, 0, 1], [w_mm, 0, 1], [w_mm, h_mm, 1], [0, h_mm, 1]], np.float64).T
+        """A camera that sees the whole playing grid and at least half the markers: zoomed in or
+        out from `random_camera`'s view until it does, the board filling much of the picture."""
+        layout = self.layout
+        w_mm, h_mm = layout.sheet_size_mm
+        sheet = np.array([[0, 0], [w_mm, 0], [w_mm, h_mm], [0, h_mm]], np.float64)
+        pitch = layout.pitch_mm
+        grid = np.array([layout.point_mm(p) for p in layout.corner_points()])
+        centre_mm = grid.mean(axis=0)
+        grid = centre_mm + (grid - centre_mm) * (1 + 1.2 * pitch / np.abs(grid - centre_mm).max())
+        markers = [np.array(m.corners_mm) for m in layout.markers()]
         width, height = self.size
         centre = np.array([width / 2, height / 2])
-        room = np.array([width / 2, height / 2]) * rng.uniform(0.9, 0.97)
+        margin = 0.02 * min(width, height)
+
+        def project(h: np.ndarray, points: np.ndarray) -> np.ndarray | None:
+            px = h @ np.column_stack([points, np.ones(len(points))]).T
+            return None if np.any(px[2] <= 0) else (px[:2] / px[2]).T
+
+        def inside(px: np.ndarray) -> bool:
+            return bool(np.all(px >= margin) and np.all(px[:, 0] <= width - margin)
+                        and np.all(px[:, 1] <= height - margin))
+
         for _ in range(100):
-            k, rotation, t = random_camera(self.layout, rng, self.size, max_tilt=35.0)
-            homography = k @ np.column_stack([rotation[:, 0], rotation[:, 1], t])
-            px = homography @ corners
-            if np.any(px[2] <= 0):
+            k, rotation, t = random_camera(layout, rng, self.size, max_tilt=35.0)
+            base = k @ np.column_stack([rotation[:, 0], rotation[:, 1], t])
+            px = project(base, sheet)
+            if px is None:
                 continue
-            reach = np.abs(px[:2] / px[2] - centre[:, None]) / room[:, None]
-            zoom = rng.uniform(0.8, 1.0) / float(reach.max())  # the board fills much of the picture
-            homography = np.array([[zoom, 0, (1 - zoom) * centre[0]], [0, zoom, (1 - zoom) * centre[1]],
-                                   [0, 0, 1]]) @ homography
-            return homography / homography[2, 2]
+            whole = 1.0 / float((np.abs(px - centre) / (centre - margin)).max())  # the whole sheet just fits
+            zoom = whole * rng.uniform(0.92, 1.25)
+            while zoom > whole * 0.9:
+                homography = np.array([[zoom, 0, (1 - zoom) * centre[0]], [0, zoom, (1 - zoom) * centre[1]],
+                                       [0, 0, 1]]) @ base
+                seen_markers = sum(inside(project(homography, m)) for m in markers)
+                if inside(project(homography, grid)) and seen_markers >= len(markers) // 2:
+                    return homography / homography[2, 2]
+                zoom *= 0.97
         raise RuntimeError("no camera found that sees the whole board")
 
     @staticmethod
@@ -205,6 +226,7 @@ class Stage:
         skin = np.array([rng.uniform(90, 170), rng.uniform(120, 190), rng.uniform(170, 240)])
         sleeve = np.array([rng.uniform(0, 255) for _ in range(3)])
         return {"skin": tuple(float(v) for v in skin), "dark": tuple(float(v) * 0.7 for v in skin),
+                "light": tuple(min(255.0, float(v) * 1.08 + 6) for v in skin),
                 "sleeve": tuple(float(v) for v in sleeve), "width_mm": rng.uniform(75, 100),
                 "bare": rng.random() < 0.3}
 
@@ -239,6 +261,18 @@ class Stage:
         self._layer = None
         self._warped_layer = None
 
+    def aside_spot(self, side: int) -> tuple[float, float] | None:
+        """Where a player sets the next captured disc on the table, beside the sheet on his side;
+        None when his row there is full."""
+        w_mm, h_mm = self.layout.sheet_size_mm
+        step = 2.3 * self.radius_mm
+        row_y = (h_mm + 0.6 * TABLE_MM) if side > 0 else -0.6 * TABLE_MM
+        taken = sum(1 for _, _, y in self.aside if abs(y - row_y) < 1.0)
+        x = 0.1 * w_mm + taken * step
+        if x > 0.9 * w_mm:
+            return None
+        return x, row_y
+
     def labels(self) -> dict[Point, str]:
         return {point: disc.label for point, disc in self.pieces.items()}
 
@@ -252,9 +286,9 @@ class Stage:
         if self._layer is None:
             layer = self.empty_canvas.copy()
             # Far pieces first, so nearer discs overlap them as a camera sees it.
-            order = sorted(self.pieces.items(), key=lambda item: -self._depth(self.base_mm(item[0], item[1])))
-            for point, disc in order:
-                x, y = self.base_mm(point, disc)
+            placed = [(disc, *self.base_mm(point, disc)) for point, disc in self.pieces.items()]
+            placed += self.aside
+            for disc, x, y in sorted(placed, key=lambda item: -self._depth((item[1], item[2]))):
                 self._stamp(layer, disc, x, y, 0.0)
             if self.blur > 0.3:
                 layer = cv2.GaussianBlur(layer, (0, 0), self.blur)
@@ -442,28 +476,35 @@ class Stage:
         far = wrist + direction / length * max(length, 3 * max(self.size))
         shadow_shift = np.array([0.25, 0.35]) * size * min(1.0, hand.z / 80 + 0.2)
 
-        def shapes(canvas: np.ndarray, offset: np.ndarray, skin, dark, sleeve) -> None:
+        def shapes(canvas: np.ndarray, offset: np.ndarray, skin, dark, sleeve, light=None) -> None:
             def pt(v):
                 return (round(float(v[0] + offset[0]) * 4), round(float(v[1] + offset[1]) * 4))
+            aa = cv2.LINE_AA
             arm_width = max(2, round(size * 0.75))
-            cv2.line(canvas, pt(wrist), pt(far), sleeve if not player["bare"] else skin, arm_width, cv2.LINE_AA,
-                     shift=2)
-            cv2.line(canvas, pt(wrist), pt(palm), skin, max(2, round(size * 0.5)), cv2.LINE_AA, shift=2)
+            cv2.line(canvas, pt(wrist), pt(far), sleeve if not player["bare"] else skin, arm_width, aa, shift=2)
+            if not player["bare"] and light is not None:  # the cuff
+                cuff = wrist + (far - wrist) / max(float(np.linalg.norm(far - wrist)), 1.0) * size * 0.25
+                cv2.line(canvas, pt(wrist), pt(cuff), tuple(c * 0.7 for c in sleeve), arm_width, aa, shift=2)
+            cv2.line(canvas, pt(wrist), pt(palm), skin, max(2, round(size * 0.5)), aa, shift=2)
             heading = math.degrees(math.atan2(tip[1] - palm[1], tip[0] - palm[0]))
-            axes = (max(1, round(size * 0.38 * 4)), max(1, round(size * 0.3 * 4)))
-            cv2.ellipse(canvas, pt(palm), axes, heading, 0, 360, skin, -1, cv2.LINE_AA, shift=2)
             across = np.array([-(tip[1] - palm[1]), tip[0] - palm[0]])
-            norm = float(np.linalg.norm(across)) or 1.0
-            across = across / norm
+            across = across / (float(np.linalg.norm(across)) or 1.0)
             finger = max(2, round(size * 0.12))
-            for spread in (-0.55, -0.2, 0.15, 0.45):
-                base = palm + across * spread * size * 0.45
-                end = tip + across * spread * size * 0.25
-                cv2.line(canvas, pt(base), pt(end), dark, finger + 2, cv2.LINE_AA, shift=2)
-                cv2.line(canvas, pt(base), pt(end), skin, finger, cv2.LINE_AA, shift=2)
+            fingers = [(palm + across * spread * size * 0.45, tip + across * spread * size * 0.22)
+                       for spread in (-0.55, -0.2, 0.15, 0.45)]
+            for base, end in fingers:  # outlines first: neighbouring fingers stay apart
+                cv2.line(canvas, pt(base), pt(end), dark, finger + 2, aa, shift=2)
+            for base, end in fingers:
+                cv2.line(canvas, pt(base), pt(end), skin, finger, aa, shift=2)
             thumb = palm - across * size * 0.55 + (tip - palm) * 0.35
-            cv2.line(canvas, pt(palm - across * size * 0.2), pt(thumb), skin, round(finger * 1.3), cv2.LINE_AA,
-                     shift=2)
+            cv2.line(canvas, pt(palm - across * size * 0.2), pt(thumb), dark, round(finger * 1.3) + 2, aa, shift=2)
+            cv2.line(canvas, pt(palm - across * size * 0.2), pt(thumb), skin, round(finger * 1.3), aa, shift=2)
+            axes = (max(1, round(size * 0.38 * 4)), max(1, round(size * 0.3 * 4)))
+            cv2.ellipse(canvas, pt(palm), axes, heading, 0, 360, skin, -1, aa, shift=2)
+            if light is not None:  # the back of the hand catches the light; knuckles
+                glow = (max(1, axes[0] // 2), max(1, axes[1] // 2))
+                cv2.ellipse(canvas, pt(palm - across * size * 0.08), glow, heading, 0, 360, light, -1, aa, shift=2)
+                cv2.ellipse(canvas, pt(palm), axes, heading, -50, 50, dark, max(1, finger // 3), aa, shift=2)
 
         box = self._hand_box(np.array([tip, palm, wrist]), far, size * 1.5)
         if box is not None:
@@ -474,7 +515,7 @@ class Stage:
             shapes(dark, shapes_offset, (255, 255, 255), (255, 255, 255), (255, 255, 255))
             dark = cv2.blur(dark, (9, 9))
             region[:] = cv2.subtract(region, cv2.multiply(dark, (0.35, 0.35, 0.35, 0)))
-        shapes(image, np.zeros(2), player["skin"], player["dark"], player["sleeve"])
+        shapes(image, np.zeros(2), player["skin"], player["dark"], player["sleeve"], player["light"])
 
     def _hand_box(self, near: np.ndarray, far: np.ndarray, pad: float) -> tuple[int, int, int, int] | None:
         w, h = self.size

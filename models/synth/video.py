@@ -3,8 +3,13 @@
 `render_game` plays a move list with the game's engine and films it on a rendered board:
 hands reach in from the mover's side, lift, carry (sometimes hovering over another point)
 and put down pieces (sometimes nudging a neighbour off-centre), remove captured pieces
-(before or after the capturing piece lands), then leave; the light drifts, shadows pass,
-the camera shakes a little. Beside the video a truth JSON says what happened and when.
+(before or after the capturing piece lands; out of the picture or onto the table beside the
+sheet), then leave; the light drifts, shadows pass, the camera re-exposes when a hand comes
+in and shakes a little when a piece lands. Beside the video a truth JSON says what
+happened and when. Commander Chess stacks show their top disc on a taller pile; a capture
+in place removes only the target; an aircraft shot down leaves the board; a referee's
+put-back crossing (``$``) goes across and back. Cờ Toán's capture by calculation puts the
+attacker on the target's cell.
 
 Truth JSON (the contract in the session's contracts; extra keys are additions):
 
@@ -142,7 +147,6 @@ def plan_ply(before: dict[Point, str], after: dict[Point, str], hint: tuple[Poin
             plan.unstacks.append((source, point, label))
             continue
         plan.reveals[point] = label  # a passenger seen once its carrier leaves, or a piece changing
-    # A revealed label at a point nothing leaves from appears when the hand takes the capture.
     return plan
 
 
@@ -374,7 +378,23 @@ class _Director:
         other.offset_mm = (dx * scale, dy * scale)
 
     def drop_off(self, side: int, player: int) -> None:
-        """Take what the hand holds off the board: set it beside the board, out of view."""
+        """Take what the hand holds off the board: onto the table beside the sheet (in view,
+        off the grid) or away out of the picture."""
+        stage = self.stage
+        spot = stage.aside_spot(side) if self.rng.random() < 0.5 else None
+        if spot is not None and len(self.carried) == 1:
+            x, y = spot
+            disc = self.carried[0].disc
+            self.travel(HandPose(x, y - side * 0.25 * stage.radius_mm, stage.height_mm + self.u(20, 40), side, player),
+                        self.u(0.3, 0.6))
+            self.travel(HandPose(x, y - side * 0.25 * stage.radius_mm, stage.height_mm + 1, side, player),
+                        self.u(0.1, 0.2))
+            self.carried.clear()
+            disc.offset_mm = (0.0, 0.0)
+            disc.discs = 1
+            stage.aside.append((disc, x + self.rng.gauss(0, 2), y + self.rng.gauss(0, 2)))
+            stage.changed()
+            self.hold(self.u(0.04, 0.1))
         self.leave(side, player)
         self.carried.clear()
 
@@ -521,6 +541,10 @@ def render_game(game: str, moves: Sequence[str], out_dir: Path, *, seed: int, st
     variant = games.get(game)
     if not 5 <= fps <= 60:
         raise RenderError(f"fps {fps} is outside 5–60")
+    width, height = (int(v) for v in size)
+    if width % 2 or height % 2 or min(width, height) < 120:
+        # MPEG-4 codecs drop an odd last row or column: the truth's size would be wrong.
+        raise RenderError(f"video size {width}×{height}: width and height must be even and at least 120")
     referee = game == "commander" and any("$" in str(text) for text in moves)
     board = _new_board(variant, start_fen, referee)
     start_fen = board.fen()

@@ -175,6 +175,8 @@ def test_bad_arguments_are_clear_errors(tmp_path, xiangqi_moves):
         render_game("xiangqi", [xiangqi_moves[0], "zz9"], tmp_path, seed=1)
     with pytest.raises(ValueError, match="unseen"):
         render_game("xiangqi", xiangqi_moves[:3], tmp_path, seed=1, unseen=[3])
+    with pytest.raises(ValueError, match="even"):
+        render_game("xiangqi", xiangqi_moves[:3], tmp_path, seed=1, size=(641, 360))
     with pytest.raises(ValueError, match="illegal_after"):
         render_game("xiangqi", xiangqi_moves[:3], tmp_path, seed=1, illegal_after=[7])
 

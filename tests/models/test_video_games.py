@@ -2,6 +2,8 @@
 trades, the referee's put-back crossings, Cờ Toán captures; the pixels change where the
 engine says the board changed."""
 
+import functools
+
 import cv2
 import numpy as np
 import pytest
@@ -39,9 +41,16 @@ def assert_pixels_follow_the_board(rendered, before_board, after_board, game):
     changed, same = [], []
     for point in before:
         x, y = (int(round(v)) for v in calibration.piece_center_pixel(point))
-        a = first[y - radius:y + radius, x - radius:x + radius].reshape(-1, 3).astype(float).mean(axis=0)
-        b = last[y - radius:y + radius, x - radius:x + radius].reshape(-1, 3).astype(float).mean(axis=0)
-        difference = float(np.abs(a - b).sum())
+        b = last[y - radius:y + radius, x - radius:x + radius].astype(float)
+        b = b / max(b.mean(), 1.0)
+        differences = []
+        for dy in range(-3, 4):  # the camera shakes a few pixels: compare at the best alignment
+            for dx in range(-3, 4):
+                a = first[y - radius + dy:y + radius + dy, x - radius + dx:x + radius + dx].astype(float)
+                # Colour and pattern (a glyph, a rim), each crop's own brightness taken out: the light drifts.
+                a = a / max(a.mean(), 1.0)
+                differences.append(np.abs(a - b).mean() + np.abs(a.mean(axis=(0, 1)) - b.mean(axis=(0, 1))).sum())
+        difference = float(min(differences))
         if (before[point] == EMPTY) != (after[point] == EMPTY):
             changed.append(difference)
         elif before[point] == after[point]:
@@ -50,9 +59,9 @@ def assert_pixels_follow_the_board(rendered, before_board, after_board, game):
     assert min(changed) > np.percentile(same, 90), (sorted(changed)[:3], np.percentile(same, 90))
 
 
-@pytest.fixture(scope="module")
-def commander_game():
-    return random_game("commander", 80, seed=3, penalties=0.05)
+@functools.lru_cache
+def commander_game(seed):
+    return random_game("commander", 80, seed=seed, penalties=0.05)
 
 
 def position_before(game, moves, ply, referee=False):
@@ -63,11 +72,14 @@ def position_before(game, moves, ply, referee=False):
     return board
 
 
-@pytest.mark.parametrize("op", ["><", "@_", "(", "/", "$"])
-def test_commander_special_turns(tmp_path, commander_game, op):
-    ply = next(i for i, text in enumerate(commander_game) if op in text)
-    text = commander_game[ply]
-    board = position_before("commander", commander_game, ply, referee=True)
+# One-for-one trades, captures in place, stacking, split turns, put-back crossings, and an
+# aircraft shot down by air defence (seed 4 has one).
+@pytest.mark.parametrize("seed, op", [(3, "><"), (3, "@_"), (3, "("), (3, "/"), (3, "$"), (4, '@"')])
+def test_commander_special_turns(tmp_path, seed, op):
+    game = commander_game(seed)
+    ply = next(i for i, text in enumerate(game) if op in text)
+    text = game[ply]
+    board = position_before("commander", game, ply, referee=True)
     before_board = board.copy()
     variant = games.get("commander")
     after_board = board.copy()
@@ -88,7 +100,7 @@ def test_commander_special_turns(tmp_path, commander_game, op):
 
 
 def test_stay_capture_plan_leaves_the_attacker():
-    game = random_game("commander", 80, seed=3, penalties=0.05)
+    game = commander_game(3)
     ply = next(i for i, text in enumerate(game) if "@_" in text)
     board = position_before("commander", game, ply, referee=True)
     before = seen("commander", board)
