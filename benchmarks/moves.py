@@ -45,6 +45,7 @@ class NaiveTracker(MoveTracker):
 
     def feed(self, frame, timestamp):
         self.frames += 1
+        self._now = timestamp
         moving = self._motion(frame)
         if moving:
             self.last_motion = timestamp
@@ -181,11 +182,13 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(ours.line())
     print(naive.line())
-    if ours.latencies and naive.latencies:
-        ratio = statistics.median(ours.latencies) / statistics.median(naive.latencies)
-        print(f"ratios banco/naive: latency median {ratio:.2f}"
-              f"  frames/s {ours.fps / naive.fps:.2f}"
-              f"  moves in order {ours.recovered / max(1, naive.recovered):.2f}")
+    parts = [f"frames/s {ours.fps / naive.fps:.2f}" if naive.fps else "frames/s n/a",
+             f"moves in order {ours.recovered / max(1, naive.recovered):.2f}"]
+    if ours.latencies and naive.latencies and statistics.median(naive.latencies) > 0:
+        parts.insert(0, f"latency median {statistics.median(ours.latencies) / statistics.median(naive.latencies):.2f}")
+    else:
+        parts.insert(0, "latency median n/a (the naive tracker commits on the first still frame)")
+    print("ratios banco/naive: " + "  ".join(parts))
     return 0
 
 

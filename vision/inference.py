@@ -248,7 +248,8 @@ class Hypothesis:
 class Verdict:
     """What the observation says about the game.
 
-    `status`: ``none`` (nothing changed), ``commit`` (`moves` explain it, clearly), ``ambiguous``
+    `status`: ``none`` (nothing changed), ``commit`` (`moves` explain it, clearly), ``unsure``
+    (the likeliest explanation is not yet confirmed at every point it changes: look again), ``ambiguous``
     (`candidates` explain it about equally well), ``illegal`` (`points` that no legal result
     explains), ``occluded`` (`points` hidden, nothing decided).
     """
@@ -343,6 +344,19 @@ def hypotheses(board: Board, evidence: Evidence, max_plies: int = 3, rules: Rule
     return out
 
 
+def _confirmed(evidence: Evidence, before: np.ndarray, after: np.ndarray) -> bool:
+    rows = np.flatnonzero(before != after)
+    groups = _side_groups(evidence.classes)
+    owner = np.zeros(len(evidence.classes), dtype=int)
+    for g, members in enumerate(groups):
+        owner[members] = g
+    for row in rows:
+        group_logp = [np.logaddexp.reduce(evidence.logp[row, members]) for members in groups]
+        if int(np.argmax(group_logp)) != owner[after[row]]:
+            return False
+    return True
+
+
 def _touches_unseen(evidence: Evidence, before: np.ndarray, after: np.ndarray) -> bool:
     return bool(np.any((before != after) & ~evidence.seen))
 
@@ -394,6 +408,10 @@ def decide(board: Board, evidence: Evidence, *, max_plies: int = 3, margin: floa
     if clean and unseen and _touches_unseen(evidence, null.view, top.view):
         # The best explanation puts or takes a piece where the camera cannot see: wait.
         return Verdict("occluded", points=unseen, candidates=[top], margin=gap, changed=changed)
+    if clean and top.moves and not _confirmed(evidence, null.view, top.view):
+        # Every point the explanation changes must show the right side (or emptiness) as the
+        # camera's best reading, not merely not contradict it: else look again.
+        return Verdict("unsure", candidates=[top], margin=gap, changed=changed)
     if clean and gap >= margin:
         # Transpositions (and Cờ Toán captures by different operations) end on one position:
         # the camera cannot tell their order, the game goes on the same; commit the likeliest.

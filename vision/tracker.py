@@ -23,6 +23,7 @@ receiver pushes the same moves to the record. It never pushes anything elsewhere
 from __future__ import annotations
 
 import logging
+from collections import deque
 from dataclasses import dataclass, field
 
 import cv2
@@ -44,6 +45,7 @@ MOTION_LEVEL = 20
 # …and a hand is there when this fraction of the board's area (grown by GATE_MARGIN) moved.
 MOTION_FRACTION = 0.004
 GATE_SIZE = 320
+MOTION_LAG_S = 0.1
 GATE_MARGIN = 0.03
 # A resting hand: more of the area differs from the board's look at the last legal position
 # than this many squared point spacings (a move of three pieces changes about two).
@@ -128,6 +130,7 @@ class MoveTracker:
     def feed(self, frame: np.ndarray, timestamp: float) -> list[ev.Event]:
         """Process one frame; returns the events it caused (often none)."""
         self.frames += 1
+        self._now = timestamp
         self._last_frame = frame
         out: list[ev.Event] = []
         moving = self._motion(frame)
@@ -215,6 +218,8 @@ class MoveTracker:
         self._hand_area = HAND_AREA_PITCHES * pitch * pitch
         self._light_sigma = max(2.0, 3 * pitch)
         self._gate_reference: np.ndarray | None = None
+        self._gate_history: deque = deque()
+        self._now = 0.0
         self.resting = False
 
     def _outside(self, small: np.ndarray, before: np.ndarray) -> np.ndarray:
@@ -227,8 +232,15 @@ class MoveTracker:
     def _motion(self, frame: np.ndarray) -> bool:
         grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
         small = cv2.resize(grey, self._gate_size, interpolation=cv2.INTER_AREA)
-        previous, self._gate_prev = self._gate_prev, small
-        if previous is None or previous.shape != small.shape:
+        self._gate_prev = small
+        # Compare with the frame MOTION_LAG_S ago, not the previous one: at a high frame rate
+        # a slow hand moves too little between two frames.
+        history = self._gate_history
+        history.append((self._now, small))
+        while len(history) > 2 and history[1][0] <= self._now - MOTION_LAG_S:
+            history.popleft()
+        previous = history[0][1]
+        if len(history) < 2 or previous.shape != small.shape:
             return False
         moved = self._outside(small, previous)
         if float(np.count_nonzero(moved)) > MOTION_FRACTION * self._gate_area:
@@ -355,6 +367,8 @@ class MoveTracker:
             return []
         verdict = inf.decide(self.board, self._evidence, max_plies=self.max_plies, rules=self.rules)
         self._recheck_at = None if verdict.status in ("none", "commit") else timestamp + RECHECK_S
+        if verdict.status == "unsure":
+            return []
         if verdict.status == "none":
             self._legal_look()
             self._last_signature = None
