@@ -21,16 +21,15 @@ MODEL_YAML = "yolo11n-cls.yaml"
 
 def train_classifier(data: Path, out: Path, epochs: int = 10, imgsz: int = 64, batch: int = 128,
                      workers: int = 2, seed: int = 0, fraction: float = 1.0, name: str = "points",
-                     hours: float | None = None, init: Path | None = None, **overrides) -> Path:
+                     hours: float | None = None, **overrides) -> Path:
     """Train from scratch on `data/{train,val}/<class>/` and write `out` (an .onnx file).
 
-    `hours` bounds the training's wall time (ultralytics then fits the epochs to it); `init`
-    continues from an earlier run's weights (a .pt) instead of starting from scratch."""
+    `hours` bounds the training's wall time (ultralytics then fits the epochs to it)."""
     os.environ.setdefault("YOLO_OFFLINE", "true")
     os.environ.setdefault("YOLO_VERBOSE", "false")
     from ultralytics import YOLO
 
-    model = YOLO(str(init) if init else MODEL_YAML)
+    model = YOLO(MODEL_YAML)
     run_dir = out.resolve().parent / f".runs-{name}"  # absolute: ultralytics puts relative ones under runs/
     settings = dict(optimizer="AdamW", lr0=0.002, warmup_epochs=1.0, cos_lr=True) | overrides
     if hours:
@@ -62,11 +61,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--name", default="points")
-    parser.add_argument("--init", type=Path, default=None, help="continue from these weights (.pt)")
     args = parser.parse_args()
     print(train_classifier(args.data, args.out, epochs=args.epochs, imgsz=args.imgsz, batch=args.batch,
-                           workers=args.workers, seed=args.seed, name=args.name, hours=args.hours,
-                           init=args.init))
+                           workers=args.workers, seed=args.seed, name=args.name, hours=args.hours))
 
 
 if __name__ == "__main__":
