@@ -258,7 +258,8 @@ def recognize(
             cal.piece_height_mm = piece_height
         observation = Detector(variant.name, cal, model).observe(frame)
         g = variant.geometry
-        fen = f"{observation.board_fen(g.files, g.ranks)} w - - 0 1"
+        # The start position's other fields: the first mover to play, each game's own FEN form.
+        fen = f"{observation.board_fen(g.files, g.ranks)} {variant.starting_fen.split(' ', 1)[1]}"
     except ValueError as error:
         fail(str(error))
     if as_json:

@@ -44,7 +44,10 @@ class Observation:
         return self.classes[index], float(row[index])
 
     def board_fen(self, files: int, ranks: int) -> str:
-        """The most likely placement as the board part of a FEN (occluded points read empty)."""
+        """The most likely placement as the board part of a FEN (occluded points read empty).
+
+        Cờ Toán's FEN writes one `.` per empty cell, because its digits are pieces.
+        """
         grid = {p: None for p in self.points}
         for index, point in enumerate(self.points):
             if self.occluded[index]:
@@ -56,6 +59,9 @@ class Observation:
             row, empty = "", 0
             for file in range(files):
                 letter = grid.get(Point(file, rank))
+                if letter is None and self.game == "cotoan":
+                    row += "."
+                    continue
                 if letter is None:
                     empty += 1
                     continue

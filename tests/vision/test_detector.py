@@ -13,7 +13,7 @@ import games
 from models.synth.dataset import disturbed
 from models.synth.scene import render_scene
 from vision.classes import EMPTY, class_of_letter
-from vision.detector import Detector, PointClassifier, default_model_path
+from vision.detector import Detector, Observation, PointClassifier, default_model_path
 
 MODEL = default_model_path("xiangqi")
 # The first shipped model reads 95 % of held-out points (MODEL_CARD.md); the goal is 99.9 %.
@@ -104,3 +104,24 @@ def test_recognize_bad_input_is_one_line(tmp_path, args, words):
     assert result.returncode == 2
     assert words in result.stderr and "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_board_fen_is_each_games_own_placement_and_parses():
+    """Cờ Toán writes a dot per empty cell (its digits are pieces); every game's reading parses."""
+    import games
+    from vision.classes import appearance, classes
+
+    for name in ("xiangqi", "commander", "cotoan"):
+        variant = games.get(name)
+        board = variant.board()
+        seen = appearance(name, board)
+        names = tuple(c for c in classes(name) if c != "occluded")
+        points = list(seen)
+        probabilities = np.zeros((len(points), len(names)))
+        for index, point in enumerate(points):
+            probabilities[index, names.index(seen[point])] = 1.0
+        observation = Observation(name, names, points, probabilities, np.zeros(len(points), bool))
+        g = variant.geometry
+        placement = observation.board_fen(g.files, g.ranks)
+        assert placement == variant.starting_fen.split(" ")[0], name
+        variant.board(f"{placement} {variant.starting_fen.split(' ', 1)[1]}")
