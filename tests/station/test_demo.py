@@ -22,7 +22,7 @@ from tests.station.doubles import CameraBack, CameraLost
 
 # Games with a shipped point classifier (models/<game>-points.onnx); the Chromium test below reuses
 # the Xiangqi video.
-SHORT = {"xiangqi": 20}
+SHORT = {"xiangqi": 20, "cotoan": 12}
 
 
 TEST_FPS = 10  # a third fewer frames to render and read than the demo's 15; the tracker keeps up
