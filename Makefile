@@ -18,7 +18,7 @@ test: $(STAMP)
 	.ci/apt-packages.sh chromium chromium-driver postgresql redis-server \
 		fonts-arphic-ukai fonts-arphic-uming fonts-wqy-zenhei fonts-dejavu-core fonts-dejavu-extra fonts-liberation
 	$(BIN)/ruff check .
-	BANCO_TEST_POSTGRES_URL="$$(.ci/postgres.sh)" $(BIN)/python -m pytest -q -n 2 --dist loadfile
+	BANCO_TEST_REQUIRE_SERVICES=1 BANCO_TEST_POSTGRES_URL="$$(.ci/postgres.sh)" $(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 demo: $(STAMP)
 	$(BIN)/banco demo

@@ -15,6 +15,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from server.config import Settings
+from tests.services import unavailable
 
 ROOT = Path(__file__).resolve().parents[2]
 REFEREE = "referee-secret"
@@ -40,14 +41,14 @@ def _postgres_server_url() -> tuple[str | None, str]:
 def postgres_server() -> str:
     url, why = _postgres_server_url()
     if url is None:
-        pytest.skip(f"PostgreSQL cannot start here: {why}")
+        unavailable(f"PostgreSQL cannot start here: {why}")
     try:
         engine = create_engine(url, isolation_level="AUTOCOMMIT")
         with engine.connect() as connection:
             connection.execute(text("select 1"))
         engine.dispose()
     except Exception as error:
-        pytest.skip(f"PostgreSQL at {url} does not answer: {error}")
+        unavailable(f"PostgreSQL at {url} does not answer: {error}")
     return url
 
 

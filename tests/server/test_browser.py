@@ -3,19 +3,21 @@ the referee console corrects a move and the live page follows."""
 
 from __future__ import annotations
 
-import os
-
 import httpx
 import pytest
 
 from tests.server.conftest import REFEREE, new_game
+from tests.services import require_file
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                                reason=f"{CHROMIUM} missing: the Debian package chromium (make test installs it)")
+
+
+@pytest.fixture(autouse=True)
+def chromium_installed():
+    require_file(CHROMIUM, f"{CHROMIUM} missing: the Debian package chromium (make test installs it)")
 
 
 @pytest.fixture(scope="module")

@@ -13,6 +13,7 @@ import pytest
 from server.config import Settings
 from tests.server.conftest import REFEREE, LiveServer, new_game
 from tests.server.test_live import SseReader
+from tests.services import unavailable
 
 REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
 
@@ -20,7 +21,7 @@ REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
 @pytest.fixture
 def redis_url(tmp_path):
     if not Path(REDIS).exists():
-        pytest.skip("redis-server missing: the Debian package redis-server (make test installs it)")
+        unavailable("redis-server missing: the Debian package redis-server (make test installs it)")
     socket_path = tmp_path / "redis.sock"
     process = subprocess.Popen([REDIS, "--port", "0", "--unixsocket", str(socket_path), "--save", "",
                                 "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
@@ -28,7 +29,7 @@ def redis_url(tmp_path):
     while not socket_path.exists():
         if time.monotonic() > deadline or process.poll() is not None:
             process.kill()
-            pytest.skip("redis-server did not start")
+            unavailable("redis-server did not start")
         time.sleep(0.05)
     yield f"unix://{socket_path}"
     process.kill()

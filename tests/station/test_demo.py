@@ -8,7 +8,6 @@ into this test session's cache, so each is rendered once.
 from __future__ import annotations
 
 import asyncio
-import os
 import threading
 import time
 from pathlib import Path
@@ -18,6 +17,7 @@ import pytest
 from banco.demo import PRESS_AFTER_S, build, run_headless
 from server.station.embedded import free_port, serve_with_station
 from tests.server.test_browser import ARGS, CHROMIUM
+from tests.services import require_file
 from tests.station.doubles import CameraBack, CameraLost
 
 # Games with a shipped point classifier (models/<game>-points.onnx); the Chromium test below reuses
@@ -143,9 +143,8 @@ class Served:
         self.thread.join(20)
 
 
-@pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                    reason=f"{CHROMIUM} missing: the Debian package chromium (make test installs it)")
 def test_the_demo_page_shows_the_board_clocks_leds_and_a_growing_move_list(tmp_path, video_cache, monkeypatch):
+    require_file(CHROMIUM, f"{CHROMIUM} missing: the Debian package chromium (make test installs it)")
     from playwright.sync_api import sync_playwright
 
     monkeypatch.setenv("BANCO_CACHE_DIR", str(video_cache))
