@@ -142,6 +142,7 @@ def build(game: str = "xiangqi", *, plies: int | None = None, speed: float = 1.0
           clock: str | None = "sim", progress: Callable[[int, int], None] | None = None,
           rendered=None, referee_token: str | None = None) -> DemoRun:
     """Render (or find) the video, open the server's record and make the station (not started)."""
+    from calibration.markers import BoardLocator
     from calibration.profile import from_dict
     from server.app import create_app
     from server.config import Settings
@@ -172,8 +173,11 @@ def build(game: str = "xiangqi", *, plies: int | None = None, speed: float = 1.0
         if simulator is not None and simulator.plugged:
             simulator.device.press(side)
 
+    locator = BoardLocator(calibration)  # the rendered board has markers, as a printed one does
+
     def make_tracker(position):
-        return MoveTracker(chosen.game, position, detector, calibration, wait_for_start=False)
+        return MoveTracker(chosen.game, position, detector, locator.calibration, wait_for_start=False,
+                           locator=locator)
 
     station = Station(EmbeddedTarget(app, game_id), video_frames(rendered.video, float(truth["fps"]), speed,
                                                                  video_clock),

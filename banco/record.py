@@ -94,6 +94,8 @@ def describe(game: str, event) -> str | None:
         return f"ambiguous at {at}: {options}"
     if isinstance(event, ev.Occluded):
         return f"occluded at {at}: {_point_names(game, event.points)}"
+    if isinstance(event, ev.BoardMoved):
+        return f"the board moved ({event.drift_px:.0f} px); found again by its markers"
     if isinstance(event, ev.CameraLost):
         return f"camera lost at {at}"
     if isinstance(event, ev.CameraBack):
@@ -137,6 +139,7 @@ def locate_board(game: str, source, calibration: Path | None):
 def record_video(video: Path, game: str, *, calibration: Path | None = None, clock_log: Path | None = None,
                  model: Path | None = None, progress: Callable[[int, int], None] | None = None) -> Recording:
     """Run the tracker over a whole video and return the recording (see the module docstring)."""
+    from calibration.markers import BoardLocator
     from vision.capture import CaptureError, FrameSource
     from vision.detector import Detector
     from vision.tracker import MoveTracker
@@ -150,7 +153,8 @@ def record_video(video: Path, game: str, *, calibration: Path | None = None, clo
     cal, early = locate_board(variant.name, source, calibration)
     detector = Detector(variant.name, cal, model)
     board = variant.board()
-    tracker = MoveTracker(variant.name, board, detector, cal, commit_on_press=bool(presses))
+    # A knocked board is found again by its markers (a board without them: nothing happens).
+    tracker = MoveTracker(variant.name, board, detector, cal, commit_on_press=bool(presses), locator=BoardLocator(cal))
     recording = Recording(variant.name, board.copy(), board.fen())
     total = max(source.frame_count, 1)
 

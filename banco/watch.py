@@ -88,6 +88,7 @@ def watch(
     = None,
 ) -> None:
     """Watch a real board: the camera's moves recorded live, with clock and LEDs when present."""
+    from calibration.markers import BoardLocator
     from hardware.clock import TimeControl
     from server.station.embedded import free_port, serve_with_station
     from server.station.orchestrator import Station
@@ -112,9 +113,14 @@ def watch(
     except (ValueError, OSError) as error:
         _fail(str(error))
 
+    # One locator for the station: a knocked board's new fit outlives a tracker rebuilt after a
+    # referee's correction (the detector's crops already follow it).
+    locator = BoardLocator(cal)
+
     def make_station(target, resumed: bool):
         def make_tracker(board):
-            return MoveTracker(variant.name, board, detector, cal, wait_for_start=not resumed)
+            return MoveTracker(variant.name, board, detector, locator.calibration, wait_for_start=not resumed,
+                               locator=locator)
 
         return Station(target, frames_of(spec), make_tracker, clock=clock, leds=leds, time_control=control,
                        name=f"watch-{variant.name}")

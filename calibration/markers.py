@@ -79,10 +79,14 @@ class BoardLocator:
     Every `update(frame)` re-detects the markers; when they agree on a new position that
     moved more than `tolerance_px`, the calibration is replaced and `update` returns True.
     Without markers in view (hands, pieces on them) the last good calibration stays.
+    The default tolerance is a third of a piece's radius (at least 3 px): a camera on a
+    table wobbles by a pixel or two, which the crops absorb, while a knocked board moves more.
     """
 
-    def __init__(self, calibration: Calibration, tolerance_px: float = 2.0) -> None:
+    def __init__(self, calibration: Calibration, tolerance_px: float | None = None) -> None:
         self.calibration = calibration
+        if tolerance_px is None:
+            tolerance_px = max(3.0, calibration.piece_radius_px() / 3)
         self.tolerance_px = tolerance_px
         self.moves = 0
 

@@ -136,6 +136,19 @@ class StartFound:
 
 
 @dataclass
+class BoardMoved:
+    """The board moved under the camera (someone knocked it): its markers were found again
+    `drift_px` away, and the tracker reads the points where they are now."""
+
+    timestamp: float
+    drift_px: float
+    kind: ClassVar[str] = "board_moved"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "timestamp": self.timestamp, "drift_px": round(self.drift_px, 1)}
+
+
+@dataclass
 class CameraLost:
     """The frame source stopped giving frames; it is trying to reconnect."""
 
@@ -160,4 +173,5 @@ class CameraBack:
         return {"kind": self.kind, "timestamp": self.timestamp, "source": self.source}
 
 
-Event = MoveCommitted | Ambiguous | Illegal | Occluded | HandOn | HandOff | StartFound | CameraLost | CameraBack
+Event = (MoveCommitted | Ambiguous | Illegal | Occluded | HandOn | HandOff | StartFound | BoardMoved | CameraLost
+         | CameraBack)

@@ -34,6 +34,7 @@ from calibration import Calibration
 from games import Board, Point
 from vision import events as ev
 from vision import inference as inf
+from vision.crops import CropExtractor
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +77,7 @@ class _Settle:
     sums: dict[int, list[np.ndarray]] = field(default_factory=dict)
     counts: dict[int, int] = field(default_factory=dict)
     occluded: set[int] = field(default_factory=set)
+    located: bool = False  # the board's markers were looked for in this window
 
 
 class MoveTracker:
@@ -89,12 +91,15 @@ class MoveTracker:
 
     def __init__(self, game: str, board: Board, detector, calibration: Calibration, *,
                  commit_on_press: bool = False, stability_s: float = STABILITY_S,
-                 wait_for_start: bool = True, max_plies: int = 4) -> None:
+                 wait_for_start: bool = True, max_plies: int = 4, locator=None) -> None:
         self.game = game
         self.variant = games.get(game)
         self.board = board.copy()
         self.detector = detector
         self.calibration = calibration
+        # A `calibration.markers.BoardLocator`: on still frames the markers are looked for, and a
+        # bumped board is read where it now lies (`BoardMoved`).
+        self.locator = locator
         self.commit_on_press = commit_on_press
         self.stability_s = stability_s
         self.max_plies = max_plies
@@ -151,10 +156,15 @@ class MoveTracker:
         if not self.started:
             if timestamp - self._last_full >= START_CHECK_S and still_for >= self.stability_s / 2:
                 self._last_full = timestamp
+                out.extend(self._relocate(frame, timestamp))
                 out.extend(self._look_for_start(frame, timestamp))
             return out
         if not self._settled:
             if still_for >= self.stability_s / 3:
+                if not self._settle.located:
+                    # Before the first read of a window: a hand that moved may have knocked the board.
+                    out.extend(self._relocate(frame, timestamp))
+                    self._settle.located = True
                 self._gather(frame)
             if still_for >= self.stability_s:
                 if self.hand:
@@ -169,6 +179,7 @@ class MoveTracker:
             return out
         if timestamp - self._last_full >= FULL_CHECK_S:
             self._last_full = timestamp
+            out.extend(self._relocate(frame, timestamp))
             self._gather(frame, everything=True)
             out.extend(self._conclude(frame, timestamp, check=True))
         return out
@@ -197,6 +208,26 @@ class MoveTracker:
         self._last_signature = None
         self._pending_penalty = []
         self._press_pending = False
+
+    def recalibrate(self, calibration: Calibration) -> None:
+        """Read the board through `calibration` from now on (the board moved, or a better fit
+        was found). What was read through the old one is dropped; every point is read again."""
+        self.calibration = calibration
+        if hasattr(self.detector, "extractor"):
+            self.detector.extractor = CropExtractor(calibration, self.detector.extractor.size)
+        self._make_gate(calibration)
+        self._reference = None
+        self._centres_now = None
+        self._settle = _Settle(located=True)
+
+    def _relocate(self, frame: np.ndarray, timestamp: float) -> list[ev.Event]:
+        if self.locator is None:
+            return []
+        before = self.calibration
+        if not self.locator.update(frame):
+            return []
+        self.recalibrate(self.locator.calibration)
+        return [ev.BoardMoved(timestamp, self.calibration.drift_px(before))]
 
     # ------------------------------------------------------------------ gate
     def _make_gate(self, calibration: Calibration) -> None:

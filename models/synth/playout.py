@@ -49,11 +49,17 @@ def _board(variant, fen: str | None, referee: bool):
 
 
 def random_game(game: str, plies: int | None = None, seed: int = 0, start_fen: str | None = None,
-                attempts: int = 20, penalties: float = 0.0) -> list[str]:
+                attempts: int = 20, penalties: float = 0.0, complete: bool = False) -> list[str]:
     """A legal game of `plies` plies (default: `DEFAULT_PLIES`), the same for the same seed.
 
     Commander Chess only: with probability `penalties` a turn is a heavy piece crossing deep
     water that the referee puts back (§6.5, a ``$`` turn: nothing changes, the turn passes).
+
+    Every move is one a camera can tell from the other legal moves (`_looks_unique`): in
+    Commander Chess a passenger boarding one of two carriers it could reach leaves the same
+    board in sight, which the tracker rightly hands to the referee, so rendered games for
+    tests and demos avoid it. With `complete`, the game is played until the rules end it
+    (within `plies` plies) instead of stopping at `plies`.
     """
     variant = games.get(game)
     referee = penalties > 0
@@ -92,11 +98,14 @@ def random_game(game: str, plies: int | None = None, seed: int = 0, start_fen: s
             order = rng.choices(range(len(legal)), weights=weights, k=min(len(legal), 8))
             order += [i for i in rng.sample(range(len(legal)), len(legal)) if i not in order]
             chosen = None
+            looks = _ViewsOfMoves(board, legal) if variant.name == "commander" else None
             for index in order:
                 move = legal[index]
+                if looks is not None and not looks.unique(move):
+                    continue
                 text = notation.format(board, move)
                 board.push(move)
-                if board.outcome() is None or len(written) + 1 == plies:
+                if board.outcome() is None or len(written) + 1 == plies or complete:
                     chosen = (move, text)
                     break
                 board.pop()
@@ -105,6 +114,31 @@ def random_game(game: str, plies: int | None = None, seed: int = 0, start_fen: s
             move, text = chosen
             last_from[mover] = (move.from_point, move.to_point)
             written.append(text)
-        if len(written) == plies:
+            if complete and board.outcome() is not None:
+                return written
+        if len(written) == plies and not complete:
             return written
-    raise PlayoutError(f"no {game} game of {plies} plies found in {attempts} tries (seed {seed})")
+    wanted = f"complete {game} game within {plies} plies" if complete else f"{game} game of {plies} plies"
+    raise PlayoutError(f"no {wanted} found in {attempts} tries (seed {seed})")
+
+
+class _ViewsOfMoves:
+    """What the camera would see after each legal move, to keep moves it could not tell apart
+    out of rendered games."""
+
+    def __init__(self, board, legal) -> None:
+        from vision.inference import rules_for
+
+        self.board = board
+        rules = rules_for("commander")
+        self.views: dict = {}
+        self.count: dict[bytes, int] = {}
+        for move in legal:
+            board.push(move)
+            key = rules.view(board).tobytes()
+            board.pop()
+            self.views[id(move)] = key
+            self.count[key] = self.count.get(key, 0) + 1
+
+    def unique(self, move) -> bool:
+        return self.count[self.views[id(move)]] == 1

@@ -424,6 +424,23 @@ class Stage:
         for x0, y0, x1, y1 in boxes:  # undo the drawing on the work canvas
             work[y0:y1, x0:x1] = layer[y0:y1, x0:x1]
 
+    def move_board(self, dx_mm: float, dy_mm: float, angle_deg: float) -> None:
+        """Someone knocked the board: it slides by (dx, dy) mm and turns about its centre, the
+        camera staying where it was. The calibration made before no longer fits."""
+        w_mm, h_mm = self.layout.sheet_size_mm
+        a = math.radians(angle_deg)
+        cos, sin = math.cos(a), math.sin(a)
+        to_centre = np.array([[1, 0, -w_mm / 2], [0, 1, -h_mm / 2], [0, 0, 1]], np.float64)
+        turn = np.array([[cos, -sin, 0], [sin, cos, 0], [0, 0, 1]], np.float64)
+        back = np.array([[1, 0, w_mm / 2 + dx_mm], [0, 1, h_mm / 2 + dy_mm], [0, 0, 1]], np.float64)
+        homography = self.homography @ back @ turn @ to_centre
+        self.homography = homography / homography[2, 2]
+        self.calibration = Calibration(self.layout, self.homography, self.size, "synthetic",
+                                       piece_height_mm=self.height_mm, piece_radius_ratio=self.radius_ratio)
+        self.image_from_canvas = self.homography @ np.linalg.inv(self.canvas_from_sheet)
+        self.changed()
+        self.bump(1.0)
+
     def bump(self, strength: float = 1.0) -> None:
         """Someone touched the table: the camera shakes a little more for a moment."""
         self._bump = max(self._bump, strength)

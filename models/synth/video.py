@@ -532,11 +532,15 @@ def _new_board(variant, fen: str | None, referee: bool):
 
 def render_game(game: str, moves: Sequence[str], out_dir: Path, *, seed: int, start_fen: str | None = None,
                 fps: float = 15, size=(1280, 720), split: str = "test", illegal_after: Sequence[int] = (),
-                unseen: Sequence[int] = (), progress: Callable[[int, int], None] | None = None) -> RenderedGame:
+                unseen: Sequence[int] = (), progress: Callable[[int, int], None] | None = None,
+                board_moved_after: Sequence[int] = ()) -> RenderedGame:
     """Film `moves` played from `start_fen` (the game's start by default) into `out_dir`.
 
     Plies count from 1: ``illegal_after=[k]`` makes a wrong move after ply k (0: before the
-    first) and puts it back; ``unseen=[k]`` cuts plies k and k+1 out of the picture.
+    first) and puts it back; ``unseen=[k]`` cuts plies k and k+1 out of the picture;
+    ``board_moved_after=[k]`` has someone knock the board after ply k: it slides 10–18 mm and
+    turns 1.5–4° under the still camera (the truth's ``calibration`` is the one at the start,
+    ``board_moved`` says when and where to).
     """
     variant = games.get(game)
     if not 5 <= fps <= 60:
@@ -578,6 +582,12 @@ def render_game(game: str, moves: Sequence[str], out_dir: Path, *, seed: int, st
     pending_cut: list[dict] = []
     repairs: list[int] = []  # plies after which the hands had left the board wrong (a renderer bug)
     geometry = variant.geometry
+    first_calibration = stage.calibration
+    moved_after = sorted(set(int(k) for k in board_moved_after))
+    if any(not 1 <= k <= plies for k in moved_after):
+        raise RenderError(f"board_moved_after {moved_after}: plies run from 1 to {plies}")
+    truth_moved: list[dict] = []
+    bump_rng = random.Random(f"banco-video-bump:{seed}")  # its own stream: other renders stay the same
     try:
         director.still(choreo_rng.uniform(1.0, 2.0))
         for ply in range(0, plies + 1):
@@ -635,10 +645,20 @@ def render_game(game: str, moves: Sequence[str], out_dir: Path, *, seed: int, st
                                          "resume_frame": director.written})
                     pending_cut = []
             director.still(choreo_rng.uniform(0.4, 1.6))
+            if number in moved_after:
+                distance, heading = bump_rng.uniform(10, 18), bump_rng.uniform(0, 2 * math.pi)
+                angle = bump_rng.choice([-1, 1]) * bump_rng.uniform(1.5, 4)
+                frame = director.written
+                stage.move_board(distance * math.cos(heading), distance * math.sin(heading), angle)
+                director.still(bump_rng.uniform(1.0, 1.6))
+                moved = profile.to_dict(stage.calibration, camera=f"synthetic:{seed}")
+                moved["created"] = FIXED_CREATED
+                truth_moved.append({"after_ply": number, "frame": frame, "shift_mm": round(distance, 2),
+                                    "angle_deg": round(angle, 2), "calibration": moved})
     finally:
         writer.release()
     cut_frames = director.raw - director.written
-    calibration = profile.to_dict(stage.calibration, camera=f"synthetic:{seed}")
+    calibration = profile.to_dict(first_calibration, camera=f"synthetic:{seed}")
     calibration["created"] = FIXED_CREATED
     truth = {
         "version": VERSION, "game": game, "start_fen": start_fen, "fps": fps, "size": list(stage.size),
@@ -646,6 +666,8 @@ def render_game(game: str, moves: Sequence[str], out_dir: Path, *, seed: int, st
         "cut_frames": cut_frames, "frames": director.written, "seed": seed, "split": split, "codec": codec,
         "final_fen": board.fen(), "referee": referee, "repaired_plies": repairs,
     }
+    if truth_moved:
+        truth["board_moved"] = truth_moved
     truth_path = out_dir / f"{stem}.json"
     truth_path.write_text(json.dumps(truth, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return RenderedGame(video[0], truth_path, truth)
@@ -735,10 +757,12 @@ def cache_key(game: str, moves: Sequence[str], **options) -> str:
 
 def cached_game(game: str, moves: Sequence[str], *, seed: int, start_fen: str | None = None, fps: float = 15,
                 size=(1280, 720), split: str = "test", illegal_after: Sequence[int] = (), unseen: Sequence[int] = (),
-                progress: Callable[[int, int], None] | None = None) -> RenderedGame:
+                progress: Callable[[int, int], None] | None = None,
+                board_moved_after: Sequence[int] = ()) -> RenderedGame:
     """`render_game` into the cache, rendered only the first time these arguments are seen."""
+    extra = {"board_moved_after": tuple(board_moved_after)} if board_moved_after else {}
     key = cache_key(game, moves, seed=seed, start_fen=start_fen, fps=fps, size=tuple(size), split=split,
-                    illegal_after=tuple(illegal_after), unseen=tuple(unseen))
+                    illegal_after=tuple(illegal_after), unseen=tuple(unseen), **extra)
     root = cache_dir()
     final = root / key
     truth = final / f"{game}-{seed}.json"
@@ -752,7 +776,8 @@ def cached_game(game: str, moves: Sequence[str], *, seed: int, start_fen: str | 
     scratch = Path(tempfile.mkdtemp(prefix=f".{key}-", dir=root))
     try:
         rendered = render_game(game, moves, scratch, seed=seed, start_fen=start_fen, fps=fps, size=size,
-                               split=split, illegal_after=illegal_after, unseen=unseen, progress=progress)
+                               split=split, illegal_after=illegal_after, unseen=unseen, progress=progress,
+                               board_moved_after=board_moved_after)
         try:
             os.replace(scratch, final)  # atomic: another process sees all of it or none
         except OSError:

@@ -334,6 +334,9 @@ class Station:
         elif kind == "CameraBack":
             self.camera = "watching"
             self._note("camera", "camera back")
+        elif kind == "BoardMoved":
+            drift = getattr(event, "drift_px", 0.0)
+            self._note("camera", f"the board moved ({drift:.0f} px); found again by its markers")
         elif kind == "StartFound":
             self._note("camera", f"start position found: {getattr(event, 'fen', '')}", quiet=True)
         elif isinstance(event, Tick):
