@@ -152,7 +152,7 @@ def record_video(video: Path, game: str, *, calibration: Path | None = None, clo
     presses = read_clock_log(clock_log) if clock_log else []
     cal, early = locate_board(variant.name, source, calibration)
     detector = Detector(variant.name, cal, model)
-    board = variant.board()
+    board = variant.record_board()
     # A knocked board is found again by its markers (a board without them: nothing happens).
     tracker = MoveTracker(variant.name, board, detector, cal, commit_on_press=bool(presses), locator=BoardLocator(cal))
     recording = Recording(variant.name, board.copy(), board.fen())
@@ -162,7 +162,7 @@ def record_video(video: Path, game: str, *, calibration: Path | None = None, clo
         for event in events:
             recording.events.append(event)
             if isinstance(event, ev.StartFound):
-                recording.board = variant.board(event.fen)
+                recording.board = variant.record_board(event.fen)
                 recording.start_fen = event.fen
                 continue
             if isinstance(event, ev.MoveCommitted):
@@ -234,7 +234,7 @@ def write_record(recording: Recording, video: Path) -> str:
                       for i, move in enumerate(recording.moves, 1)]
         game.result = result
         return write_game(game, variant.default_notation)
-    root = variant.board(recording.start_fen)
+    root = variant.record_board(recording.start_fen)
     headers = {"Game": variant.title, "Event": "banco record", "Site": Path(video).name,
                "Notation": variant.default_notation, "Result": result}
     if recording.start_fen != variant.starting_fen:

@@ -55,10 +55,22 @@ class Variant:
     starting_fen: str
     aliases: tuple[str, ...] = ()
     extras: Mapping[str, Callable[..., object]] = field(default_factory=dict)
+    # Options of the board a referee's record keeps (Commander Chess: §6.5 penalty turns).
+    record_options: Mapping[str, object] = field(default_factory=dict)
 
     def board(self, fen: str | None = None) -> Board:
         """A new board at `fen`, or at the start position."""
         return self.board_class(fen) if fen is not None else self.board_class()
+
+    def record_board(self, fen: str | None = None) -> Board:
+        """A board for a game that a referee records: as `board`, and in Commander Chess it also
+        takes the penalty turns (``$``, §6.5) that only a referee gives.
+
+        >>> import games
+        >>> games.get("commander").record_board().referee
+        True
+        """
+        return self.board_class(fen if fen is not None else self.starting_fen, **self.record_options)
 
     def notation(self, name: str | None = None) -> Notation:
         key = name or self.default_notation

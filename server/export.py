@@ -34,7 +34,7 @@ def pgn(game: Any, moves: list[Any], snapshot: dict[str, Any], *, notation: str 
     }
     if game.start_fen != variant.starting_fen:
         headers["SetUp"], headers["FEN"] = "1", game.start_fen
-    board = variant.board(game.start_fen)
+    board = variant.record_board(game.start_fen)
     black_first = board.turn is games.BLACK
     tokens = []
     for index, (row, text) in enumerate(zip(moves, formatted, strict=True)):

@@ -224,7 +224,7 @@ class Recorder:
                     black_number: int | None = None, match_id: int | None = None,
                     match_game: int | None = None) -> GameRow:
         variant = games.get(variant_name)
-        board = variant.board(start_fen)  # raises InvalidFenError on a bad position
+        board = variant.record_board(start_fen)  # raises InvalidFenError on a bad position
         with self.sessions.begin() as session:
             if event_id is not None:
                 self._get(session, Event, event_id)
@@ -293,7 +293,7 @@ class Recorder:
             texts, start_fen, variant = list(state.texts), state.row.start_fen, state.variant
         if not 0 <= ply <= len(texts):
             raise RecordError(f"ply {ply} is outside game {game_id}'s record (0…{len(texts)})")
-        board = variant.board(start_fen)
+        board = variant.record_board(start_fen)
         reader = variant.notation(canonical_notation(variant))
         last = None
         for text in texts[:ply]:
@@ -391,7 +391,7 @@ class Recorder:
                                                               MoveRow.superseded_by.is_(None))
                                         .order_by(MoveRow.ply)))
             kept, replaced = live[:target - 1], live[target - 1:]
-            board = state.variant.board(state.row.start_fen)
+            board = state.variant.record_board(state.row.start_fen)
             reader = state.variant.notation(canonical_notation(state.variant))
             for row in kept:
                 board.push(reader.parse(board, row.text))
@@ -478,7 +478,7 @@ class Recorder:
         row = self._get(session, GameRow, game_id)
         session.expunge(row)
         variant = games.get(row.variant)
-        board = variant.board(row.start_fen)
+        board = variant.record_board(row.start_fen)
         reader = variant.notation(canonical_notation(variant))
         moves = list(session.scalars(select(MoveRow).where(MoveRow.game_id == game_id,
                                                            MoveRow.superseded_by.is_(None))
@@ -640,7 +640,7 @@ class Recorder:
     @staticmethod
     def _first_move(state: _State) -> dict[str, Any]:
         if state.first_move is None:
-            start = state.variant.board(state.row.start_fen)
+            start = state.variant.record_board(state.row.start_fen)
             state.first_move = {"number": int(getattr(start, "fullmove_number", 1) or 1),
                                 "color": _color_code(start.turn)}
         return state.first_move

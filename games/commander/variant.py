@@ -21,4 +21,5 @@ VARIANT = Variant(
     # For vision and the referee console: which turns explain an observed placement, and
     # checks of a secret deployment (§3.3).
     extras={"turns_to": turns_to, "validate_setup": validate_setup, "reveal": reveal},
+    record_options={"referee": True},
 )

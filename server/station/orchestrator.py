@@ -192,7 +192,7 @@ class Station:
         self.notation = canonical_notation(self.variant)
         reader = self.variant.notation(self.notation)
         start_fen = await self._start_fen(snapshot)
-        self.board = self.variant.board(start_fen)
+        self.board = self.variant.record_board(start_fen)
         for text in await self.target.moves():
             self.board.push(reader.parse(self.board, text))
         self._result = snapshot.get("result", "*")
@@ -606,7 +606,7 @@ class Station:
         except StoreUnavailable as error:
             self._note("store", f"cannot read the record to resynchronise: {error}")
             return
-        board = self.variant.board(await self._start_fen({}))
+        board = self.variant.record_board(await self._start_fen({}))
         for text in texts:
             board.push(reader.parse(board, text))
         self.board = board

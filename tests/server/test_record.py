@@ -194,3 +194,28 @@ def test_a_record_starting_with_black_to_move_begins_with_an_ellipsis_number(sql
     second = record.commit_move(game.id, "h0g2")["last_move"]
     assert (first["number"], first["color"], second["number"], second["color"]) == (12, "b", 13, "w")
     engine.dispose()
+
+
+def test_a_commander_referee_record_takes_a_penalty_turn_and_exports_it(sqlite_url):
+    """§6.5: a heavy piece that crossed deep water is put back by the referee and the turn
+    passes; the record keeps that `$` turn (and survives a reload from the database)."""
+    import games
+    from models.synth.playout import random_game
+
+    moves = random_game("commander", 80, seed=3, penalties=0.05)
+    first_penalty = next(i for i, text in enumerate(moves) if "$" in text)
+    engine = make_engine(sqlite_url)
+    migrate(engine)
+    record = recorder(engine)
+    game = record.create_game("commander")
+    for text in moves[:first_penalty + 2]:
+        record.commit_move(game.id, text)
+    assert stored_moves(engine, game.id)[first_penalty].endswith("$")
+    again = recorder(engine).snapshot(game.id)
+    assert len(again["moves"][again["default_notation"]]) == first_penalty + 2
+    plain = games.get("commander").board()
+    for text in moves[:first_penalty]:
+        plain.push(games.get("commander").parse_move(plain, text))
+    with pytest.raises(IllegalMoveError):  # only a referee's board takes it
+        games.get("commander").parse_move(plain, moves[first_penalty])
+    engine.dispose()
