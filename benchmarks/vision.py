@@ -16,8 +16,8 @@ a detector pipeline runs it: letterbox to 640×640, onnxruntime, then box decodi
 class-aware NMS in numpy. The peer's weights are UNTRAINED: banco has no trained full-frame
 detector, and the time a frame costs depends on the architecture and the input size, not on
 the weights. Untrained heads score nothing above a detection threshold, which would leave NMS
-with nothing to do; so NMS is always fed the 300 highest-scoring boxes (ultralytics'
-`max_det`), more than the candidates a trained detector leaves on a full board. The peer also
+with nothing to do; so NMS is always fed the 300 highest-scoring boxes (300 is ultralytics'
+own cap on boxes per image, `max_det`), a full board's worth of candidates. The peer also
 still lacks what ours already gives: which board point each piece stands on.
 
 What to expect: by ultralytics' count YOLO11n-cls costs 0.033 GFLOPs for one 64 px crop, so a
