@@ -1,0 +1,114 @@
+"""Training smoke test: models/train.py trains one epoch on a tiny rendered crop set, exports
+ONNX, and the station's `PointClassifier` loads and runs what came out.
+
+Training needs torch and ultralytics, which the test venv never gets (the runtime never imports
+torch), so the training runs in the training environment (`make train-env`, `.venv-train`) as a
+subprocess; `make test` builds that environment and names it in BANCO_TRAIN_PYTHON. Elsewhere a
+missing environment is a skip that says so (tests/services.py).
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import os
+import random
+import subprocess
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+import games
+from calibration.layout import BoardLayout
+from models.synth.scene import render_scene
+from tests.services import REPO, train_python
+from vision.classes import EMPTY, OCCLUDED, classes, piece_classes
+from vision.crops import CropExtractor
+from vision.detector import Detector, PointClassifier
+
+GAME = "xiangqi"  # the fewest classes of the three: 14 pieces and empty
+IMGSZ = 32
+COPIES = 3  # of each piece on a rendered board
+SEED = 5
+
+
+def rendered_crops(seed: int) -> tuple[list[tuple[np.ndarray, str]], object]:
+    """(crop, class) for every point of one rendered board holding COPIES of every piece."""
+    rng = random.Random(seed)
+    points = list(BoardLayout.for_game(games.get(GAME)).geometry.points())
+    rng.shuffle(points)
+    position = {point: name for point, name in zip(points, [p for p in piece_classes(GAME) for _ in range(COPIES)],
+                                                    strict=False)}
+    scene = render_scene(GAME, rng, position=position, hands=False, max_tilt=20.0)
+    crops = CropExtractor(scene.calibration, IMGSZ).extract(scene.image)
+    return [(image, scene.labels[point]) for point, image in zip(crops.points, crops.images, strict=True)], scene
+
+
+def write_split(pairs: list[tuple[np.ndarray, str]], folder: Path, per_class: int) -> dict[str, int]:
+    written: dict[str, int] = {}
+    for image, label in pairs:
+        if written.get(label, 0) >= per_class:
+            continue
+        (folder / label).mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(folder / label / f"{written.get(label, 0)}.png"), image)
+        written[label] = written.get(label, 0) + 1
+    return written
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    python = train_python()
+    root = tmp_path_factory.mktemp("train-smoke")
+    train_pairs, _ = rendered_crops(SEED)
+    val_pairs, val_scene = rendered_crops(SEED + 1)
+    expected = {name for name in classes(GAME) if name != OCCLUDED}
+    assert set(write_split(train_pairs, root / "data" / "train", COPIES)) == expected
+    assert set(write_split(val_pairs, root / "data" / "val", 1)) == expected
+    model = root / "points.onnx"
+    env = dict(os.environ, YOLO_OFFLINE="true", YOLO_CONFIG_DIR=str(root / "ultralytics-settings"),
+               PYTHONPATH=str(REPO))
+    run = subprocess.run([python, "-m", "models.train", "--data", str(root / "data"), "--out", str(model),
+                          "--epochs", "1", "--imgsz", str(IMGSZ), "--batch", "16", "--workers", "0",
+                          "--name", "smoke"],
+                         cwd=root, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, f"training failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
+    return model, val_pairs, val_scene
+
+
+def test_one_epoch_was_trained_with_a_finite_loss(trained):
+    model, _, _ = trained
+    with (model.parent / ".runs-smoke" / "train" / "results.csv").open(newline="") as handle:
+        epochs = [{key.strip(): value for key, value in row.items()} for row in csv.DictReader(handle)]
+    assert [int(row["epoch"]) for row in epochs] == [1]
+    assert math.isfinite(float(epochs[0]["train/loss"])) and float(epochs[0]["train/loss"]) > 0
+
+
+def test_the_exported_model_has_the_games_classes_and_the_trained_size(trained):
+    model, _, _ = trained
+    classifier = PointClassifier(GAME, model)
+    assert classifier.size == IMGSZ
+    assert sorted(classifier.model_classes) == sorted(name for name in classes(GAME) if name != OCCLUDED)
+    assert classifier.classes == tuple(name for name in classes(GAME) if name != OCCLUDED)
+    assert classifier.occluded_index is None  # no occluded crops were in the tiny set
+
+
+def test_raw_outputs_are_one_probability_row_per_crop(trained):
+    model, val_pairs, _ = trained
+    classifier = PointClassifier(GAME, model)
+    crops = np.stack([image for image, _ in val_pairs])
+    raw = classifier(crops)
+    assert raw.shape == (len(val_pairs), len(classifier.model_classes))
+    assert raw.dtype == np.float32
+    assert np.all(raw >= 0)
+    np.testing.assert_allclose(raw.sum(axis=1), 1.0, atol=1e-4)
+
+
+def test_the_station_reads_a_frame_with_it(trained):
+    model, _, scene = trained
+    observation = Detector(GAME, scene.calibration, model_path=model).observe(scene.image)
+    assert observation.probabilities.shape == (90, len(classes(GAME)) - 1)
+    assert observation.classes[0] == EMPTY
+    assert not observation.occluded.any()
+    np.testing.assert_allclose(observation.probabilities.sum(axis=1), 1.0, atol=1e-5)
