@@ -22,6 +22,7 @@ from vision.crops import CropExtractor
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 OCCLUSION_THRESHOLD = 0.5
+EMBEDDING_OUTPUT = "embedding"  # the second output `models.add_embedding_output` adds
 
 
 class ModelNotFoundError(ValueError):
@@ -98,6 +99,11 @@ class PointClassifier:
         options.inter_op_num_threads = 1
         self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
         self.input_name = self.session.get_inputs()[0].name
+        outputs = [output.name for output in self.session.get_outputs()]
+        self.probabilities_name = outputs[0]
+        # Models re-shipped by `models.add_embedding_output` also give their pooled features,
+        # which adapting to a user's set (`vision.adapt`) compares; older files still work.
+        self.embedding_name = EMBEDDING_OUTPUT if EMBEDDING_OUTPUT in outputs else None
         shape = self.session.get_inputs()[0].shape
         self.size = int(shape[2]) if isinstance(shape[2], int) else _metadata_size(self.session)
         self.model_classes = _model_classes(self.session, game)
@@ -110,12 +116,24 @@ class PointClassifier:
         self.occluded_index = self.model_classes.index(OCCLUDED) if OCCLUDED in self.model_classes else None
         self.classes = tuple(wanted)
 
+    @property
+    def has_embedding(self) -> bool:
+        return self.embedding_name is not None
+
     def __call__(self, crops: np.ndarray) -> np.ndarray:
         """Raw model probabilities for a batch of BGR crops (N × S × S × 3)."""
-        rgb = crops[..., ::-1].astype(np.float32) / 255.0
-        batch = np.ascontiguousarray(rgb.transpose(0, 3, 1, 2))
-        (probabilities,) = self.session.run(None, {self.input_name: batch})
+        (probabilities,) = self.session.run([self.probabilities_name], {self.input_name: _batch(crops)})
         return probabilities
+
+    def probabilities_and_embeddings(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Raw probabilities and pooled features (N × D) in one pass; needs a model with the
+        `embedding` output."""
+        if self.embedding_name is None:
+            raise ModelNotFoundError(f"the {self.game} model has no {EMBEDDING_OUTPUT!r} output; "
+                                     "re-ship it with `python -m models.add_embedding_output`")
+        probabilities, embeddings = self.session.run([self.probabilities_name, self.embedding_name],
+                                                     {self.input_name: _batch(crops)})
+        return probabilities, embeddings
 
 
 class Detector:
@@ -142,6 +160,12 @@ class Detector:
         probabilities = raw[:, c.order]
         probabilities = probabilities / np.clip(probabilities.sum(axis=1, keepdims=True), 1e-9, None)
         return Observation(self.game, c.classes, crops.points, probabilities, occluded)
+
+
+def _batch(crops: np.ndarray) -> np.ndarray:
+    """BGR uint8 crops → the model's RGB float NCHW batch."""
+    rgb = crops[..., ::-1].astype(np.float32) / 255.0
+    return np.ascontiguousarray(rgb.transpose(0, 3, 1, 2))
 
 
 def _metadata_size(session) -> int:
