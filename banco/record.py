@@ -137,6 +137,7 @@ def locate_board(game: str, source, calibration: Path | None):
 def record_video(video: Path, game: str, *, calibration: Path | None = None, clock_log: Path | None = None,
                  model: Path | None = None, progress: Callable[[int, int], None] | None = None) -> Recording:
     """Run the tracker over a whole video and return the recording (see the module docstring)."""
+    from vision.adapt import load_for_profile
     from vision.capture import CaptureError, FrameSource
     from vision.detector import Detector
     from vision.tracker import MoveTracker
@@ -148,7 +149,8 @@ def record_video(video: Path, game: str, *, calibration: Path | None = None, clo
         raise RecordError(str(error)) from None
     presses = read_clock_log(clock_log) if clock_log else []
     cal, early = locate_board(variant.name, source, calibration)
-    detector = Detector(variant.name, cal, model)
+    adaptation = load_for_profile(calibration) if calibration and model is None else None
+    detector = Detector(variant.name, cal, model, adaptation=adaptation)
     board = variant.board()
     tracker = MoveTracker(variant.name, board, detector, cal, commit_on_press=bool(presses))
     recording = Recording(variant.name, board.copy(), board.fen())

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -19,6 +20,9 @@ from calibration import Calibration
 from games import Point
 from vision.classes import OCCLUDED, classes, fen_letter
 from vision.crops import CropExtractor
+
+if TYPE_CHECKING:
+    from vision.adapt import Adaptation
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 OCCLUSION_THRESHOLD = 0.5
@@ -140,10 +144,18 @@ class Detector:
     """Reads one calibrated board: frame → `Observation`."""
 
     def __init__(self, game: str, calibration: Calibration, model_path: Path | None = None,
-                 classifier: PointClassifier | None = None) -> None:
+                 classifier: PointClassifier | None = None, adaptation: Adaptation | None = None) -> None:
         self.classifier = classifier or PointClassifier(game, model_path)
         self.game = game
         self.extractor = CropExtractor(calibration, self.classifier.size)
+        if adaptation is not None and adaptation.game != game:
+            raise ValueError(f"the adaptation is for {adaptation.game}, not {game}")
+        if adaptation is not None and not self.classifier.has_embedding:
+            raise ModelNotFoundError(f"the {game} model has no {EMBEDDING_OUTPUT!r} output, which the "
+                                     "adaptation to the user's set reads")
+        self.adaptation = adaptation
+        self.face_extractor = adaptation.templates.extractor(calibration) \
+            if adaptation is not None and adaptation.templates is not None else None
 
     @property
     def classes(self) -> tuple[str, ...]:
@@ -151,14 +163,20 @@ class Detector:
 
     def observe(self, frame: np.ndarray) -> Observation:
         crops = self.extractor.extract(frame)
-        raw = self.classifier(crops.images)
         c = self.classifier
+        if self.adaptation is not None:
+            raw, embeddings = c.probabilities_and_embeddings(crops.images)
+        else:
+            raw = c(crops.images)
         if c.occluded_index is not None:
             occluded = raw[:, c.occluded_index] >= OCCLUSION_THRESHOLD
         else:
             occluded = np.zeros(len(raw), bool)
         probabilities = raw[:, c.order]
         probabilities = probabilities / np.clip(probabilities.sum(axis=1, keepdims=True), 1e-9, None)
+        if self.adaptation is not None:
+            faces = self.face_extractor.extract(frame).images if self.face_extractor is not None else None
+            probabilities = self.adaptation.apply(probabilities, embeddings, c.classes, faces)
         return Observation(self.game, c.classes, crops.points, probabilities, occluded)
 
 
