@@ -217,6 +217,11 @@ class Adaptation:
     template_temperature: float = TEMPLATE_TEMPERATURE  # correlation → logit
     template_model_weight: float = TEMPLATE_MODEL_WEIGHT
 
+    @property
+    def needs_features(self) -> bool:
+        """Whether `apply` reads the classifier's features (else the model's probabilities do)."""
+        return self.prototypes is not None or self.head_weights is not None
+
     def logits(self, embeddings: np.ndarray) -> np.ndarray:
         """Adapted log-scores (N × K, over `classes`) of pooled features."""
         features = (embeddings - self.centre) / self.scale
@@ -228,7 +233,7 @@ class Adaptation:
             scores += _log_softmax(features @ self.head_weights + self.head_bias)
         return scores
 
-    def apply(self, probabilities: np.ndarray, embeddings: np.ndarray, classes: Sequence[str],
+    def apply(self, probabilities: np.ndarray, embeddings: np.ndarray | None, classes: Sequence[str],
               crops: np.ndarray | None = None) -> np.ndarray:
         """The detector's probabilities (N × C over `classes`) adapted.
 
@@ -239,7 +244,9 @@ class Adaptation:
         side had. Classes the start position never showed keep the model's probability.
         """
         out = probabilities.copy()
-        if self.prototypes is not None or self.head_weights is not None:
+        if self.needs_features:
+            if embeddings is None:
+                raise AdaptationError("this adaptation reads the classifier's features; none were given")
             index = [list(classes).index(c) for c in self.classes]
             model = np.clip(out[:, index], 1e-9, None)
             mass = model.sum(axis=1, keepdims=True)
@@ -360,11 +367,13 @@ class Samples:
 
 
 def collect(classifier: PointClassifier, photos: Sequence[tuple[np.ndarray, Calibration]],
-            copies: int = AUGMENTED_COPIES, seed: int = 0) -> Samples:
-    """Cut, augment and embed every point of every start photo, labelled from the start FEN."""
-    if not classifier.has_embedding:
+            copies: int = AUGMENTED_COPIES, seed: int = 0, features: bool = True) -> Samples:
+    """Cut every point of every start photo, labelled from the start FEN; with `features`,
+    also `copies` augmented copies of each crop and the classifier's features of all."""
+    if features and not classifier.has_embedding:
         raise AdaptationError(f"the {classifier.game} model has no feature output to adapt; "
                               "re-ship it with `python -m models.add_embedding_output`")
+    copies = copies if features else 0
     labels = start_labels(classifier.game)
     rng = np.random.default_rng(seed)
     class_index = {c: i for i, c in enumerate(classifier.classes)}
@@ -381,7 +390,10 @@ def collect(classifier: PointClassifier, photos: Sequence[tuple[np.ndarray, Cali
                 label.append(class_index[labels[p]])
                 point.append(index)
                 original.append(copy == 0)
-        raw, embeddings = classifier.probabilities_and_embeddings(np.array(images))
+        if features:
+            raw, embeddings = classifier.probabilities_and_embeddings(np.array(images))
+        else:
+            raw, embeddings = classifier(np.array(images)), np.zeros((len(images), 0))
         probabilities = raw[:, classifier.order]
         probabilities /= np.clip(probabilities.sum(axis=1, keepdims=True), 1e-9, None)
         faces = GlyphTemplates.extractor(calibration).extract(frame).images
@@ -470,13 +482,15 @@ def fit(game: str, classes: Sequence[str], samples: Samples, rows: np.ndarray | 
         template_model_weight: float = TEMPLATE_MODEL_WEIGHT) -> Adaptation:
     """Fit the adaptation on `samples` (or the subset `rows`)."""
     parts = components(method)
+    if parts & {"prototypes", "head"} and samples.embeddings.shape[1] == 0:
+        raise AdaptationError(f"method {method!r} reads the classifier's features, but they were not collected")
     rows = np.ones(len(samples.labels), bool) if rows is None else rows
     embeddings, labels = samples.embeddings[rows], samples.labels[rows]
     shown = sorted(set(labels.tolist()))
     covered = tuple(classes[i] for i in shown)
     targets = np.searchsorted(shown, labels)
-    centre = embeddings.mean(axis=0)
-    scale = embeddings.std(axis=0) + 1e-3 + 0.1 * embeddings.std()
+    centre = embeddings.mean(axis=0) if len(embeddings) else np.zeros(embeddings.shape[1])
+    scale = embeddings.std(axis=0) + 1e-3 + 0.1 * (embeddings.std() if embeddings.size else 0.0)
     features = (embeddings - centre) / scale
     prototypes = head_weights = head_bias = templates = None
     if "prototypes" in parts:
@@ -547,7 +561,7 @@ def adapt_to_start(classifier: PointClassifier, photos: Sequence[tuple[np.ndarra
     began = time.perf_counter()
     classes = classifier.classes
     game = classifier.game
-    samples = collect(classifier, photos, seed=seed)
+    samples = collect(classifier, photos, seed=seed, features=bool(components(method) & {"prototypes", "head"}))
     agreement = check_start_position(game, classes, samples, len(photos))
     model_right = adapted_right = held = 0
     if len(photos) > 1:

@@ -150,7 +150,7 @@ class Detector:
         self.extractor = CropExtractor(calibration, self.classifier.size)
         if adaptation is not None and adaptation.game != game:
             raise ValueError(f"the adaptation is for {adaptation.game}, not {game}")
-        if adaptation is not None and not self.classifier.has_embedding:
+        if adaptation is not None and adaptation.needs_features and not self.classifier.has_embedding:
             raise ModelNotFoundError(f"the {game} model has no {EMBEDDING_OUTPUT!r} output, which the "
                                      "adaptation to the user's set reads")
         self.adaptation = adaptation
@@ -164,7 +164,8 @@ class Detector:
     def observe(self, frame: np.ndarray) -> Observation:
         crops = self.extractor.extract(frame)
         c = self.classifier
-        if self.adaptation is not None:
+        embeddings = None
+        if self.adaptation is not None and self.adaptation.needs_features:
             raw, embeddings = c.probabilities_and_embeddings(crops.images)
         else:
             raw = c(crops.images)

@@ -99,7 +99,9 @@ def test_adaptation_reads_a_later_photo_of_the_set_at_least_as_well(classifier, 
     def right(observation) -> int:
         return sum(observation.best(p)[0] == truth[p] for p in observation.points)
 
-    assert right(tuned) >= right(plain)
+    # The shipped Cờ Toán model misreads digits of this set (84 of 99 points right when this was
+    # written); the adaptation must read strictly more.
+    assert right(tuned) > right(plain)
     np.testing.assert_allclose(tuned.probabilities.sum(axis=1), 1.0, atol=1e-6)
 
 
