@@ -49,17 +49,21 @@ AUGMENTED_COPIES = 8
 # A photo is a start position when at least this share of the points where it or the start
 # FEN shows a piece agree on empty / first side / second side (what even a weak model reads
 # best). Low on purpose: the shipped Commander model agreed only ~70 % on one rendered start
-# photo of `benchmarks/adapt.py`, which prints each start photo's agreement; an empty board,
-# another game's board or the sides swapped agree far less.
+# photo under a slightly-off calibration (`benchmarks/adapt.py` prints each start photo's
+# agreement); an empty board or the sides swapped agree far less.
 START_AGREEMENT = 0.5
 
 # Components: prototypes and head work on the classifier's features, templates on the pixels.
 COMPONENTS = ("prototypes", "head", "templates")
-# Measured by `benchmarks/adapt.py` (model card): templates alone read held-out photos of a set
-# best; the features' head and prototypes barely helped Cờ Toán and hurt Commander's empty points.
+# Measured by `benchmarks/adapt.py --variants` (model card): templates alone cut the errors on
+# held-out photos of a set 2–7×; the features' head and prototypes alone cut them by 5–35 %, and
+# added to the templates helped in some runs and hurt in others.
 DEFAULT_METHOD = "templates"
+# Template correlation → logit, and the weight of the model's log-probability beside it: the
+# best compromise of 20/40/80 × 0/0.5/1 over the three games (`benchmarks/adapt.py --variants`;
+# Xiangqi needs the model's say, the others barely care).
 TEMPLATE_TEMPERATURE = 40.0
-TEMPLATE_MODEL_WEIGHT = 0.5
+TEMPLATE_MODEL_WEIGHT = 1.0
 
 
 class AdaptationError(ValueError):
