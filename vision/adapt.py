@@ -128,7 +128,10 @@ class GlyphTemplates:
         centres = centres.astype(np.float32)
         xs = (centres[:, 0, None, None] + dx).reshape(-1, ANGLES)
         ys = (centres[:, 1, None, None] + dy).reshape(-1, ANGLES)
-        samples = cv2.remap(gray, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+        # OpenCV's remap takes maps of fewer than 32,767 rows: sample in slices.
+        step = 32000 // rings * rings
+        samples = np.concatenate([cv2.remap(gray, xs[i:i + step], ys[i:i + step], cv2.INTER_LINEAR,
+                                            borderMode=cv2.BORDER_REFLECT) for i in range(0, len(xs), step)])
         return samples.reshape(len(centres), rings, ANGLES)
 
     def _faces(self, gray: np.ndarray, centres: np.ndarray) -> np.ndarray:
