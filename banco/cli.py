@@ -159,17 +159,29 @@ def calibrate(
         "--corners", help='"x,y x,y x,y x,y": first-file/first-rank corner first, anticlockwise')] = None,
     pitch: Annotated[float | None, typer.Option(help="spacing between points, mm")] = None,
     piece_height: Annotated[float, typer.Option(help="piece thickness, mm (0: flat)")] = 0.0,
+    start_position: Annotated[list[Path] | None, typer.Option(
+        "--start-position", help="a photo of the start position, from the same camera (repeat for more): "
+                                 "adapts the classifier to this set of pieces")] = None,
     out: Annotated[Path, typer.Option("--out", "-o")] = Path("calibration.json"),
 ) -> None:
-    """Locate the board (markers, or the four corners you give) and write a profile."""
+    """Locate the board (markers, or the four corners you give) and write a profile.
+
+    With --start-position, also adapt the point classifier to the pieces on those photos
+    (they label themselves: the start position is known), write the adaptation beside the
+    profile and report how well it reads points it did not train on. Without --image or
+    --camera, the board is located on the first start-position photo.
+    """
     from calibration import BoardLayout, Calibration, parse_corners
     from calibration.camera import grab_frame, read_image
     from calibration.markers import calibrate_from_markers
     from calibration.profile import save
 
+    photos = list(start_position or [])
     try:
+        if image is None and camera is None and photos:
+            image = photos[0]
         if (image is None) == (camera is None):
-            raise BancoError("give exactly one of --image FILE or --camera SOURCE")
+            raise BancoError("give exactly one of --image FILE or --camera SOURCE (or --start-position FILE)")
         frame = read_image(image) if image is not None else grab_frame(camera)
         layout = BoardLayout.for_game(games.get(game), pitch)
         height, width = frame.shape[:2]
@@ -178,14 +190,33 @@ def calibrate(
                                            piece_height_mm=piece_height)
         else:
             cal = calibrate_from_markers(layout, frame, piece_height_mm=piece_height)
+        frames = [read_image(path) for path in photos]
+        for path, shot in zip(photos, frames, strict=True):
+            if shot.shape[:2] != (height, width):
+                raise BancoError(f"{path} is {shot.shape[1]}×{shot.shape[0]}, not {width}×{height} like the "
+                                 "calibrated view: start-position photos must come from the same camera")
+        report = None
+        if frames:  # adapted before anything is written, so a wrong photo leaves no half-made profile
+            from vision.adapt import adapt_to_start, save_with_profile
+            from vision.detector import PointClassifier
+
+            typer.echo(f"adapting the {game} classifier to the set on {len(frames)} start photo(s)…", err=True)
+            report = adapt_to_start(PointClassifier(game), [(shot, cal) for shot in frames])
         data = save(cal, out, camera=str(camera or image), image=frame)
+        if report is not None:
+            adaptation_file = save_with_profile(report.adaptation, out)
     except ValueError as error:
         fail(str(error))
     except OSError as error:
         fail(f"cannot write {str(out)!r}: {error.strerror}")
     typer.echo(f"{cal.method}: viewing angle {data['viewing_angle_deg']}°, "
                f"piece radius {data['piece_radius_px']} px")
+    if report is not None:
+        typer.echo(report.summary())
+        typer.echo(f"wrote {adaptation_file}")
     typer.echo(f"wrote {out}")
+
+
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
@@ -229,6 +260,7 @@ def recognize(
     from calibration.homography import DEFAULT_HEIGHT_RATIO
     from calibration.markers import calibrate_from_markers
     from calibration.profile import load
+    from vision.adapt import load_for_profile
     from vision.detector import Detector
 
     try:
@@ -256,7 +288,8 @@ def recognize(
                     raise BancoError(f"{error}; give --corners or --calibration") from None
         if piece_height is not None:
             cal.piece_height_mm = piece_height
-        observation = Detector(variant.name, cal, model).observe(frame)
+        adaptation = load_for_profile(calibration_file) if calibration_file and model is None else None
+        observation = Detector(variant.name, cal, model, adaptation=adaptation).observe(frame)
         g = variant.geometry
         # The start position's other fields: the first mover to play, each game's own FEN form.
         fen = f"{observation.board_fen(g.files, g.ranks)} {variant.starting_fen.split(' ', 1)[1]}"

@@ -140,6 +140,7 @@ def record_video(video: Path, game: str, *, calibration: Path | None = None, clo
                  model: Path | None = None, progress: Callable[[int, int], None] | None = None) -> Recording:
     """Run the tracker over a whole video and return the recording (see the module docstring)."""
     from calibration.markers import BoardLocator
+    from vision.adapt import load_for_profile
     from vision.capture import CaptureError, FrameSource
     from vision.detector import Detector
     from vision.tracker import MoveTracker
@@ -151,7 +152,8 @@ def record_video(video: Path, game: str, *, calibration: Path | None = None, clo
         raise RecordError(str(error)) from None
     presses = read_clock_log(clock_log) if clock_log else []
     cal, early = locate_board(variant.name, source, calibration)
-    detector = Detector(variant.name, cal, model)
+    adaptation = load_for_profile(calibration) if calibration and model is None else None
+    detector = Detector(variant.name, cal, model, adaptation=adaptation)
     board = variant.record_board()
     # A knocked board is found again by its markers (a board without them: nothing happens).
     tracker = MoveTracker(variant.name, board, detector, cal, commit_on_press=bool(presses), locator=BoardLocator(cal))

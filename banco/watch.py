@@ -92,6 +92,7 @@ def watch(
     from hardware.clock import TimeControl
     from server.station.embedded import free_port, serve_with_station
     from server.station.orchestrator import Station
+    from vision.adapt import load_for_profile
     from vision.detector import Detector
     from vision.tracker import MoveTracker
 
@@ -109,7 +110,7 @@ def watch(
             app, settings, game_id, resumed = _embedded_record(variant, game_id, database, control, white, black)
             port = free_port(host, port)
         cal = _calibration(variant, calibration, spec)
-        detector = Detector(variant.name, cal)
+        detector = Detector(variant.name, cal, adaptation=load_for_profile(calibration) if calibration else None)
     except (ValueError, OSError) as error:
         _fail(str(error))
 

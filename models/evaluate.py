@@ -75,7 +75,7 @@ def evaluate_real_crops(game: str, folder: Path, backgrounds: list[np.ndarray], 
         images = [cv2.imread(str(p), cv2.IMREAD_COLOR) for p in sorted(class_dir.iterdir())]
         crops = np.array([paste_real_crop(img, rng.choice(backgrounds), rng) for img in images if img is not None])
         batch = np.ascontiguousarray((crops[..., ::-1].astype(np.float32) / 255.0).transpose(0, 3, 1, 2))
-        (probabilities,) = session.run(None, {session.get_inputs()[0].name: batch})
+        (probabilities,) = session.run([session.get_outputs()[0].name], {session.get_inputs()[0].name: batch})
         # The occluded class is not an answer for a crop that shows a whole piece.
         if OCCLUDED in names:
             probabilities[:, names.index(OCCLUDED)] = 0

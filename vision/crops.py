@@ -31,12 +31,12 @@ class CropSet:
 class CropExtractor:
     """Cuts the crops of every point of one calibrated board from camera frames."""
 
-    def __init__(self, calibration: Calibration, size: int = CROP_SIZE) -> None:
+    def __init__(self, calibration: Calibration, size: int = CROP_SIZE, span_radii: float = CROP_SPAN_RADII) -> None:
         self.calibration = calibration
         self.size = size
         layout = calibration.layout
         radius_mm = layout.pitch_mm * calibration.piece_radius_ratio
-        self.px_per_mm = size / (CROP_SPAN_RADII * radius_mm)
+        self.px_per_mm = size / (span_radii * radius_mm)
         self.points = list(layout.geometry.points())
         w_mm, h_mm = layout.sheet_size_mm
         self._view_size = (round(w_mm * self.px_per_mm), round(h_mm * self.px_per_mm))

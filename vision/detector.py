@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -20,8 +21,12 @@ from games import Point
 from vision.classes import OCCLUDED, classes, fen_letter
 from vision.crops import CropExtractor
 
+if TYPE_CHECKING:
+    from vision.adapt import Adaptation
+
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 OCCLUSION_THRESHOLD = 0.5
+EMBEDDING_OUTPUT = "embedding"  # the second output `models.add_embedding_output` adds
 
 
 class ModelNotFoundError(ValueError):
@@ -98,6 +103,11 @@ class PointClassifier:
         options.inter_op_num_threads = 1
         self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
         self.input_name = self.session.get_inputs()[0].name
+        outputs = [output.name for output in self.session.get_outputs()]
+        self.probabilities_name = outputs[0]
+        # Models re-shipped by `models.add_embedding_output` also give their pooled features,
+        # which adapting to a user's set (`vision.adapt`) compares; older files still work.
+        self.embedding_name = EMBEDDING_OUTPUT if EMBEDDING_OUTPUT in outputs else None
         shape = self.session.get_inputs()[0].shape
         self.size = int(shape[2]) if isinstance(shape[2], int) else _metadata_size(self.session)
         self.model_classes = _model_classes(self.session, game)
@@ -110,22 +120,42 @@ class PointClassifier:
         self.occluded_index = self.model_classes.index(OCCLUDED) if OCCLUDED in self.model_classes else None
         self.classes = tuple(wanted)
 
+    @property
+    def has_embedding(self) -> bool:
+        return self.embedding_name is not None
+
     def __call__(self, crops: np.ndarray) -> np.ndarray:
         """Raw model probabilities for a batch of BGR crops (N × S × S × 3)."""
-        rgb = crops[..., ::-1].astype(np.float32) / 255.0
-        batch = np.ascontiguousarray(rgb.transpose(0, 3, 1, 2))
-        (probabilities,) = self.session.run(None, {self.input_name: batch})
+        (probabilities,) = self.session.run([self.probabilities_name], {self.input_name: _batch(crops)})
         return probabilities
+
+    def probabilities_and_embeddings(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Raw probabilities and pooled features (N × D) in one pass; needs a model with the
+        `embedding` output."""
+        if self.embedding_name is None:
+            raise ModelNotFoundError(f"the {self.game} model has no {EMBEDDING_OUTPUT!r} output; "
+                                     "re-ship it with `python -m models.add_embedding_output`")
+        probabilities, embeddings = self.session.run([self.probabilities_name, self.embedding_name],
+                                                     {self.input_name: _batch(crops)})
+        return probabilities, embeddings
 
 
 class Detector:
     """Reads one calibrated board: frame → `Observation`."""
 
     def __init__(self, game: str, calibration: Calibration, model_path: Path | None = None,
-                 classifier: PointClassifier | None = None) -> None:
+                 classifier: PointClassifier | None = None, adaptation: Adaptation | None = None) -> None:
         self.classifier = classifier or PointClassifier(game, model_path)
         self.game = game
         self.extractor = CropExtractor(calibration, self.classifier.size)
+        if adaptation is not None and adaptation.game != game:
+            raise ValueError(f"the adaptation is for {adaptation.game}, not {game}")
+        if adaptation is not None and adaptation.needs_features and not self.classifier.has_embedding:
+            raise ModelNotFoundError(f"the {game} model has no {EMBEDDING_OUTPUT!r} output, which the "
+                                     "adaptation to the user's set reads")
+        self.adaptation = adaptation
+        self.face_extractor = adaptation.templates.extractor(calibration) \
+            if adaptation is not None and adaptation.templates is not None else None
 
     @property
     def classes(self) -> tuple[str, ...]:
@@ -133,15 +163,28 @@ class Detector:
 
     def observe(self, frame: np.ndarray) -> Observation:
         crops = self.extractor.extract(frame)
-        raw = self.classifier(crops.images)
         c = self.classifier
+        embeddings = None
+        if self.adaptation is not None and self.adaptation.needs_features:
+            raw, embeddings = c.probabilities_and_embeddings(crops.images)
+        else:
+            raw = c(crops.images)
         if c.occluded_index is not None:
             occluded = raw[:, c.occluded_index] >= OCCLUSION_THRESHOLD
         else:
             occluded = np.zeros(len(raw), bool)
         probabilities = raw[:, c.order]
         probabilities = probabilities / np.clip(probabilities.sum(axis=1, keepdims=True), 1e-9, None)
+        if self.adaptation is not None:
+            faces = self.face_extractor.extract(frame).images if self.face_extractor is not None else None
+            probabilities = self.adaptation.apply(probabilities, embeddings, c.classes, faces)
         return Observation(self.game, c.classes, crops.points, probabilities, occluded)
+
+
+def _batch(crops: np.ndarray) -> np.ndarray:
+    """BGR uint8 crops → the model's RGB float NCHW batch."""
+    rgb = crops[..., ::-1].astype(np.float32) / 255.0
+    return np.ascontiguousarray(rgb.transpose(0, 3, 1, 2))
 
 
 def _metadata_size(session) -> int:

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
+import io
 from importlib import resources
 from typing import Any
 
 from fastapi import APIRouter, Body, HTTPException, Request
 from fastapi.responses import Response, StreamingResponse
+from pydantic import BaseModel, Field
 
 from server.api.deps import GameId
 from server.app import call
@@ -35,6 +39,69 @@ async def report_status(game_id: GameId, request: Request, who: Writer,
     await call(request.app.state.recorder.get_game, game_id)  # 404 for a game that does not exist
     request.app.state.stations.update(game_id, status)
     return Response(status_code=204)
+
+
+class AdaptationIn(BaseModel):
+    """Photos of the start position and the calibration of the camera that took them."""
+
+    calibration: dict[str, Any] = Field(description="the profile `banco calibrate` wrote (its JSON)")
+    photos: list[str] = Field(min_length=1, max_length=4,
+                              description="base64 JPEG or PNG photos of the start position, that camera's view")
+
+
+class AdaptationOut(BaseModel):
+    game: str
+    report: dict[str, Any]  # what was held out, accuracies before/after, seconds
+    summary: str
+    adaptation: str  # base64 of the .npz file: write it beside the profile and name it there
+    profile_key: str  # the profile's JSON key that names the file
+
+
+def _adapt(game: str, body: AdaptationIn) -> AdaptationOut:
+    """`banco calibrate --start-position`'s adaptation, for a station that sends its photos."""
+    import cv2
+    import numpy as np
+
+    from calibration.profile import from_dict
+    from vision.adapt import PROFILE_KEY, adapt_to_start
+    from vision.detector import PointClassifier
+
+    calibration = from_dict(body.calibration, source="calibration")
+    if calibration.layout.geometry.name != game:
+        raise ValueError(f"the calibration is for a {calibration.layout.geometry.name} board, but this game is {game}")
+    frames = []
+    for number, text in enumerate(body.photos, 1):
+        try:
+            data = base64.b64decode(text, validate=True)
+        except (binascii.Error, ValueError):
+            raise ValueError(f"photo {number} is not base64") from None
+        frame = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise ValueError(f"photo {number} is not an image (JPEG or PNG)")
+        width, height = calibration.image_size
+        if frame.shape[:2] != (height, width):
+            raise ValueError(f"photo {number} is {frame.shape[1]}×{frame.shape[0]}, but the calibration is for "
+                             f"{width}×{height}")
+        frames.append(frame)
+    report = adapt_to_start(PointClassifier(game), [(frame, calibration) for frame in frames])
+    buffer = io.BytesIO()
+    report.adaptation.save(buffer)
+    return AdaptationOut(game=game, report=report.to_json(), summary=report.summary(),
+                         adaptation=base64.b64encode(buffer.getvalue()).decode("ascii"), profile_key=PROFILE_KEY)
+
+
+@router.post("/api/games/{game_id}/station/adaptation", response_model=AdaptationOut,
+             responses={401: {"description": "no key"}, 403: {"description": "wrong key"},
+                        422: {"description": "not a start position, or bad photos or calibration"}})
+async def adapt_to_set(game_id: GameId, request: Request, who: Writer, body: AdaptationIn) -> AdaptationOut:
+    """Adapt the point classifier to the set on the game's board from photos of its start
+    position (X-Station-Key of the game's board, or the referee): the adaptation file comes
+    back with how well it read points it did not train on."""
+    row = await call(request.app.state.recorder.get_game, game_id)
+    try:
+        return await asyncio.to_thread(_adapt, row.variant, body)
+    except ValueError as error:
+        raise HTTPException(422, str(error)) from None
 
 
 @router.get("/api/games/{game_id}/station/stream", response_class=StreamingResponse)

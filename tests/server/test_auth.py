@@ -7,8 +7,10 @@ import pytest
 from server.app import create_app
 from tests.server.conftest import REFEREE_HEADERS, new_game
 
-# A station posts moves, ambiguities and its status (server/station: the LED mirror, its devices).
-STATION_ROUTES = {"/api/games/{game_id}/moves", "/api/games/{game_id}/ambiguities", "/api/games/{game_id}/station"}
+# A station posts moves, ambiguities and its status (server/station: the LED mirror, its devices),
+# and photos of its set's start position to adapt its classifier (vision/adapt).
+STATION_ROUTES = {"/api/games/{game_id}/moves", "/api/games/{game_id}/ambiguities", "/api/games/{game_id}/station",
+                  "/api/games/{game_id}/station/adaptation"}
 
 
 def write_routes() -> list[str]:
@@ -23,7 +25,7 @@ ROUTES = write_routes()
 
 
 def test_the_write_routes_are_the_ones_we_expect():
-    assert len(ROUTES) == 16 and STATION_ROUTES <= set(ROUTES)
+    assert len(ROUTES) == 17 and STATION_ROUTES <= set(ROUTES)
     assert {"/api/events/{event_id}/matches", "/api/matches/{match_id}/games",
             "/api/matches/{match_id}/games/{number}/points"} <= set(ROUTES)
 

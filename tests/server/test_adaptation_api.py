@@ -1,0 +1,78 @@
+"""POST /api/games/{id}/station/adaptation: `banco calibrate --start-position` for a station."""
+
+from __future__ import annotations
+
+import base64
+import io
+import random
+
+import cv2
+import numpy as np
+import pytest
+
+import games
+from calibration.profile import to_dict
+from models.synth.stage import Stage
+from models.synth.video import seen
+from tests.server.conftest import REFEREE_HEADERS, new_game
+from vision.adapt import PROFILE_KEY, Adaptation
+
+
+@pytest.fixture(scope="module")
+def start_view():
+    """A rendered Xiangqi start position (the game `new_game` opens) and its calibration."""
+    stage = Stage("xiangqi", random.Random(4), size=(640, 360), split="test")
+    stage.set_position(seen("xiangqi", games.get("xiangqi").board()))
+    start = stage.frame(0)
+    stage.set_position({})
+    return start, stage.frame(15), to_dict(stage.calibration)
+
+
+def _jpeg(image: np.ndarray) -> str:
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    assert ok
+    return base64.b64encode(data.tobytes()).decode("ascii")
+
+
+def test_a_station_adapts_its_set_from_a_start_photo(client, start_view):
+    start, _, profile = start_view
+    game_id, station = new_game(client)
+    url = f"/api/games/{game_id}/station/adaptation"
+    body = {"calibration": profile, "photos": [_jpeg(start)]}
+    answer = client.post(url, json=body, headers=station)
+    assert answer.status_code == 200, answer.text
+    out = answer.json()
+    assert out["game"] == "xiangqi" and out["profile_key"] == PROFILE_KEY
+    assert out["report"]["held_out_points"] > 0
+    assert out["report"]["adapted_accuracy"] >= out["report"]["model_accuracy"]
+    adaptation = Adaptation.load(io.BytesIO(base64.b64decode(out["adaptation"])))
+    assert adaptation.game == "xiangqi" and adaptation.templates is not None
+    assert client.post(url, json=body, headers=REFEREE_HEADERS).status_code == 200
+
+
+def test_adaptation_route_needs_a_key_and_good_photos(client, start_view):
+    start, empty, profile = start_view
+    game_id, station = new_game(client)
+    url = f"/api/games/{game_id}/station/adaptation"
+    body = {"calibration": profile, "photos": [_jpeg(start)]}
+    assert client.post(url, json=body).status_code == 401
+    assert client.post(url, json=body, headers={"X-Station-Key": "wrong"}).status_code == 403
+    assert client.post("/api/games/999999/station/adaptation", json=body, headers=REFEREE_HEADERS).status_code == 404
+    cases = [
+        ({"photos": [_jpeg(empty)]}, "does not look like the xiangqi start position"),
+        ({"photos": ["not base64!"]}, "photo 1 is not base64"),
+        ({"photos": [base64.b64encode(b"plain text").decode()]}, "photo 1 is not an image"),
+        ({"photos": [_jpeg(cv2.resize(start, (320, 180)))]}, "but the calibration is for 640×360"),
+        ({"calibration": to_dict_for("cotoan")}, "calibration is for a cotoan board, but this game is xiangqi"),
+        ({"calibration": {"version": 1}}, "missing or bad field"),
+        ({"photos": []}, "photos"),
+    ]
+    for change, words in cases:
+        answer = client.post(url, json=body | change, headers=station)
+        assert answer.status_code == 422, (words, answer.text)
+        assert words in answer.json()["detail"], answer.json()["detail"]
+
+
+def to_dict_for(game: str) -> dict:
+    stage = Stage(game, random.Random(1), size=(640, 360), split="test")
+    return to_dict(stage.calibration)

@@ -1,0 +1,209 @@
+"""Adapting the classifier to the user's set from photos of the start position (vision.adapt)."""
+
+from __future__ import annotations
+
+import io
+import random
+import subprocess
+import sys
+
+import cv2
+import numpy as np
+import pytest
+
+import games
+from games import Point
+from models.synth.playout import random_game
+from models.synth.stage import Stage
+from models.synth.video import seen, stack_sizes
+from vision.adapt import (
+    FACE_CROP_SIZE,
+    PROFILE_KEY,
+    Adaptation,
+    AdaptationError,
+    NotStartPositionError,
+    adapt_to_start,
+    collect,
+    fit,
+    load_for_profile,
+    save_with_profile,
+    start_labels,
+)
+from vision.classes import EMPTY, SIDES, appearance
+from vision.detector import Detector, PointClassifier
+
+GAME = "cotoan"  # the fewest points: the quickest to adapt
+SIZE = (640, 360)
+
+
+class SetOfPieces:
+    """One rendered user's set: a board, a camera and pieces drawn alike, photographed at will."""
+
+    def __init__(self, game: str, seed: int) -> None:
+        self.game = game
+        self.stage = Stage(game, random.Random(seed), size=SIZE, split="test")
+        self.calibration = self.stage.calibration
+        self.frames = 0
+
+    def photo(self, labels: dict[Point, str], sizes: dict[Point, int] | None = None) -> np.ndarray:
+        self.stage.set_position({p: c for p, c in labels.items() if c != EMPTY}, sizes)
+        self.frames += 150
+        return self.stage.frame(self.frames)
+
+    def start(self) -> np.ndarray:
+        board = games.get(self.game).board()
+        return self.photo(seen(self.game, board), stack_sizes(self.game, board))
+
+
+@pytest.fixture(scope="module")
+def classifier() -> PointClassifier:
+    return PointClassifier(GAME)
+
+
+@pytest.fixture(scope="module")
+def user_set() -> SetOfPieces:
+    return SetOfPieces(GAME, seed=7)
+
+
+@pytest.fixture(scope="module")
+def adapted(classifier, user_set):
+    return adapt_to_start(classifier, [(user_set.start(), user_set.calibration)])
+
+
+def test_start_position_labels_every_point_and_every_class():
+    for game in ("xiangqi", "commander", "cotoan"):
+        labels = start_labels(game)
+        assert len(labels) == len(list(games.get(game).geometry.points()))
+        classifier_classes = PointClassifier(game).classes
+        assert set(labels.values()) == set(classifier_classes)  # every class the detector answers with
+
+
+def test_shipped_models_give_features_and_the_same_probabilities(classifier):
+    crops = np.random.default_rng(1).integers(0, 255, (4, classifier.size, classifier.size, 3), dtype=np.uint8)
+    probabilities, embeddings = classifier.probabilities_and_embeddings(crops)
+    assert embeddings.shape == (4, 1280)
+    np.testing.assert_array_equal(probabilities, classifier(crops))
+
+
+def test_adaptation_reads_a_later_photo_of_the_set_at_least_as_well(classifier, user_set, adapted):
+    assert adapted.held_out_points > 0
+    assert adapted.adaptation.classes == tuple(c for c in classifier.classes if c in set(start_labels(GAME).values()))
+    board = games.get(GAME).board()
+    for move in random_game(GAME, 20, seed=3):
+        board.push(games.get(GAME).parse_move(board, move))
+    truth = appearance(GAME, board)
+    frame = user_set.photo(truth)
+    plain = Detector(GAME, user_set.calibration, classifier=classifier).observe(frame)
+    tuned = Detector(GAME, user_set.calibration, classifier=classifier, adaptation=adapted.adaptation).observe(frame)
+
+    def right(observation) -> int:
+        return sum(observation.best(p)[0] == truth[p] for p in observation.points)
+
+    # The shipped Cờ Toán model misreads digits of this set (84 of 99 points right when this was
+    # written); the adaptation must read strictly more.
+    assert right(tuned) > right(plain)
+    np.testing.assert_allclose(tuned.probabilities.sum(axis=1), 1.0, atol=1e-6)
+
+
+def test_adaptation_file_round_trip_and_profile(tmp_path, adapted, classifier):
+    from calibration.profile import save
+
+    profile = tmp_path / "board.json"
+    save(SetOfPieces(GAME, seed=7).calibration, profile)
+    assert load_for_profile(profile) is None  # a profile that names none
+    path = save_with_profile(adapted.adaptation, profile)
+    assert path.is_file() and path.parent == tmp_path
+    assert f'"{PROFILE_KEY}": "{path.name}"' in profile.read_text(encoding="utf-8")
+    loaded = load_for_profile(profile)
+    rng = np.random.default_rng(0)
+    probabilities = rng.dirichlet(np.ones(len(classifier.classes)), 5)
+    embeddings = rng.random((5, 1280))
+    crops = np.random.default_rng(1).integers(0, 255, (5, FACE_CROP_SIZE, FACE_CROP_SIZE, 3), dtype=np.uint8)
+    np.testing.assert_allclose(loaded.apply(probabilities, embeddings, classifier.classes, crops),
+                               adapted.adaptation.apply(probabilities, embeddings, classifier.classes, crops),
+                               atol=1e-5)
+    buffer = io.BytesIO()
+    adapted.adaptation.save(buffer)
+    buffer.seek(0)
+    assert Adaptation.load(buffer).classes == adapted.adaptation.classes
+
+
+def test_classes_the_start_never_showed_keep_the_models_probability(classifier, user_set):
+    samples = collect(classifier, [(user_set.start(), user_set.calibration)], copies=1)
+    seven = classifier.classes.index("white_7")
+    narrowed = fit(GAME, classifier.classes, samples, samples.labels != seven, "both+templates")
+    assert "white_7" not in narrowed.classes and "white_7" not in narrowed.templates.labels
+    rows = samples.original
+    probabilities = np.random.default_rng(2).dirichlet(np.ones(len(classifier.classes)), rows.sum())
+    out = narrowed.apply(probabilities, samples.embeddings[rows], classifier.classes, samples.face_crops(rows))
+    np.testing.assert_allclose(out[:, seven], probabilities[:, seven])
+    np.testing.assert_allclose(out.sum(axis=1), 1.0)
+    assert not np.allclose(out, probabilities)
+
+
+def test_a_photo_that_is_not_the_start_position_is_refused(classifier, user_set):
+    empty = user_set.photo({})
+    with pytest.raises(NotStartPositionError, match="does not look like the cotoan start position"):
+        adapt_to_start(classifier, [(empty, user_set.calibration)])
+    # Each side set up where the other should be (Cờ Toán's start looks the same turned round,
+    # so this is what a calibration from the wrong side of the table gives).
+    first, second = SIDES[GAME]
+    swapped = {}
+    for point, label in start_labels(GAME).items():
+        if label != EMPTY:
+            side, kind = label.split("_", 1)
+            swapped[point] = f"{second if side == first else first}_{kind}"
+    with pytest.raises(NotStartPositionError, match="sides look swapped"):
+        adapt_to_start(classifier, [(user_set.photo(swapped), user_set.calibration)])
+    with pytest.raises(AdaptationError, match="at least one photo"):
+        adapt_to_start(classifier, [])
+    xiangqi_view = SetOfPieces("xiangqi", seed=1)
+    with pytest.raises(AdaptationError, match="calibrated for xiangqi"):
+        adapt_to_start(classifier, [(xiangqi_view.start(), xiangqi_view.calibration)])
+
+
+def test_bad_adaptation_files_say_what_is_wrong(tmp_path):
+    with pytest.raises(AdaptationError, match="does not exist"):
+        Adaptation.load(tmp_path / "none.npz")
+    junk = tmp_path / "junk.npz"
+    junk.write_bytes(b"not a zip")
+    with pytest.raises(AdaptationError, match="is not an adaptation file"):
+        Adaptation.load(junk)
+
+
+def test_two_start_photos_hold_out_a_whole_photo(classifier, user_set):
+    photos = [(user_set.start(), user_set.calibration), (user_set.start(), user_set.calibration)]
+    report = adapt_to_start(classifier, photos)
+    assert "each start photo" in report.held_out
+    assert report.held_out_points == 2 * 99
+    assert report.adapted_accuracy >= report.model_accuracy
+
+
+def test_cli_calibrate_with_start_position_writes_and_uses_the_adaptation(tmp_path, user_set):
+    photo = tmp_path / "start.png"
+    cv2.imwrite(str(photo), user_set.start())
+    corners = " ".join(f"{x:.2f},{y:.2f}" for x, y in user_set.calibration.grid_corners_px())
+    out = tmp_path / "board.json"
+
+    def banco(*args):
+        return subprocess.run([sys.executable, "-m", "banco", *args], capture_output=True, text=True)
+
+    result = banco("calibrate", "--game", GAME, "--start-position", str(photo), "--corners", corners,
+                   "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.strip().splitlines()
+    assert lines[-1] == f"wrote {out}"
+    assert any(line.startswith("adapted to this set in") and "→ adapted" in line for line in lines)
+    assert load_for_profile(out) is not None
+    result = banco("recognize", str(photo), "--game", GAME, "--calibration", str(out))
+    assert result.returncode == 0, result.stderr
+    # A photo that is not the start position: one line naming the problem, no profile written.
+    empty = tmp_path / "empty.png"
+    cv2.imwrite(str(empty), user_set.photo({}))
+    result = banco("calibrate", "--game", GAME, "--start-position", str(empty), "--corners", corners,
+                   "--out", str(tmp_path / "other.json"))
+    assert result.returncode == 2
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("banco: photo 1 does not look like the cotoan start position")
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "other.json").exists()
