@@ -147,15 +147,40 @@ class Detector:
                  classifier: PointClassifier | None = None, adaptation: Adaptation | None = None) -> None:
         self.classifier = classifier or PointClassifier(game, model_path)
         self.game = game
+        self.calibration = calibration
         self.extractor = CropExtractor(calibration, self.classifier.size)
-        if adaptation is not None and adaptation.game != game:
-            raise ValueError(f"the adaptation is for {adaptation.game}, not {game}")
+        self.adaptation: Adaptation | None = None
+        self.face_extractor: CropExtractor | None = None
+        self.adapt(adaptation)
+
+    def adapt(self, adaptation: Adaptation | None) -> None:
+        """Read through `adaptation` (to the user's set) from now on; None: the model alone."""
+        if adaptation is not None and adaptation.game != self.game:
+            raise ValueError(f"the adaptation is for {adaptation.game}, not {self.game}")
         if adaptation is not None and adaptation.needs_features and not self.classifier.has_embedding:
-            raise ModelNotFoundError(f"the {game} model has no {EMBEDDING_OUTPUT!r} output, which the "
+            raise ModelNotFoundError(f"the {self.game} model has no {EMBEDDING_OUTPUT!r} output, which the "
                                      "adaptation to the user's set reads")
         self.adaptation = adaptation
-        self.face_extractor = adaptation.templates.extractor(calibration) \
+        self.face_extractor = adaptation.templates.extractor(self.calibration) \
             if adaptation is not None and adaptation.templates is not None else None
+
+    def recalibrate(self, calibration: Calibration) -> None:
+        """The board moved under the camera: cut the crops where its points now lie."""
+        self.calibration = calibration
+        self.extractor = CropExtractor(calibration, self.extractor.size)
+        self.adapt(self.adaptation)
+
+    def adapted(self, probabilities: np.ndarray, frame: np.ndarray, rows: np.ndarray | None = None,
+                embeddings: np.ndarray | None = None) -> np.ndarray:
+        """`probabilities` (over `classes`, of the extractor's points `rows`, or all) through the
+        adaptation, when there is one."""
+        if self.adaptation is None:
+            return probabilities
+        faces = None
+        if self.face_extractor is not None:
+            faces = self.face_extractor.extract(frame).images
+            faces = faces if rows is None else faces[rows]
+        return self.adaptation.apply(probabilities, embeddings, self.classifier.classes, faces)
 
     @property
     def classes(self) -> tuple[str, ...]:
@@ -175,9 +200,7 @@ class Detector:
             occluded = np.zeros(len(raw), bool)
         probabilities = raw[:, c.order]
         probabilities = probabilities / np.clip(probabilities.sum(axis=1, keepdims=True), 1e-9, None)
-        if self.adaptation is not None:
-            faces = self.face_extractor.extract(frame).images if self.face_extractor is not None else None
-            probabilities = self.adaptation.apply(probabilities, embeddings, c.classes, faces)
+        probabilities = self.adapted(probabilities, frame, embeddings=embeddings)
         return Observation(self.game, c.classes, crops.points, probabilities, occluded)
 
 
