@@ -350,3 +350,78 @@ def test_illegal_points_blink_until_a_hand_comes_to_put_them_right(app, make_gam
 
     asyncio.run(run_headless(app, make_station))
     assert seen == {12: True, 22: False}
+
+
+def run_with_relayed_clock(app, game_id, monkeypatch, tracker_script, presses, releases, count, pace=0.0):
+    """The scripted moves with a `RelayedClock`: `presses[frame]` is the side that presses then
+    (the clock switches at once); the press events held so far reach the station at the frames
+    in `releases`."""
+    from server.station import orchestrator
+    from tests.station.doubles import RelayedClock
+
+    clocks = []
+
+    def open_relayed(spec, sink, **options):
+        clocks.append(RelayedClock(sink))
+        return clocks[-1]
+
+    monkeypatch.setattr(orchestrator, "open_clock", open_relayed)
+
+    def players(index, timestamp):
+        side = presses.get(index)
+        if side is not None:
+            clocks[0].player_press(side, int(timestamp * 1000))
+        if index in releases:
+            clocks[0].release()
+
+    def make_station():
+        return Station(EmbeddedTarget(app, game_id), frames(count, pace=pace),
+                       lambda board: ScriptedTracker("xiangqi", board, tracker_script), clock="relayed",
+                       time_control=TimeControl.parse("15+10"), on_frame=players, exit_at_end=True)
+
+    report = asyncio.run(run_headless(app, make_station))
+    return report, clocks[0]
+
+
+def test_a_move_committed_after_its_press_carries_that_press_whichever_arrives_first(app, make_game, monkeypatch):
+    """FIDE 6.7: the press completes the move. The camera may commit a move after its press (it took
+    a second look), and the commit may even be handled before the press's event although the
+    device has already switched the clock (the event is still crossing the link). Either way the
+    move is recorded with the device's figures at its own press."""
+    from games.base import BLACK, WHITE
+
+    game_id = make_game(control=TimeControl.parse("15+10"))
+    # Moves are committed at frames 5, 15, …, 55. Black's presses come two frames before the commit
+    # and reach the station at once; Red's come a frame before the commit and reach the station
+    # two frames after it.
+    presses = {13: BLACK, 24: WHITE, 33: BLACK, 44: WHITE, 53: BLACK}
+    releases = {13, 27, 33, 47, 53}
+    report, clock = run_with_relayed_clock(app, game_id, monkeypatch, script(OPENING), presses, releases, 75,
+                                           pace=0.005)
+    rows = stored(app, game_id)
+    assert [text for text, _, _ in rows] == OPENING
+    assert rows[0][1:] == (900_000, 900_000)  # the first move starts the clock
+    assert len(clock.sent) == 5
+    assert [row[1:] for row in rows[1:]] == [(press.white_ms, press.black_ms) for press in clock.sent]
+    texts = [event["text"] for event in report.events]
+    assert not any("late press" in text or "not bound" in text or "no clock press" in text for text in texts)
+
+
+def test_a_press_no_move_claims_is_dropped_after_the_grace_and_binds_no_later_move(app, make_game, monkeypatch):
+    from games.base import BLACK, WHITE
+
+    game_id = make_game(control=TimeControl.parse("15+10"))
+    # Black presses at frame 8 without moving; their move comes 72 frames (4.8 s) later, and its own
+    # press is ignored by the clock (Red's clock runs). Red moves at 90 and presses at 92.
+    tracker_script = {5: ["h2e2"], 80: ["h9g7"], 90: ["h0g2"]}
+    presses = {8: BLACK, 82: BLACK, 92: WHITE}
+    report, clock = run_with_relayed_clock(app, game_id, monkeypatch, tracker_script, presses, set(presses), 110,
+                                           pace=0.02)
+    rows = stored(app, game_id)
+    assert [text for text, _, _ in rows] == ["h2e2", "h9g7", "h0g2"]
+    spurious, red = clock.sent
+    assert (spurious.side, red.side) == (BLACK, WHITE)
+    assert rows[1][1:] != (spurious.white_ms, spurious.black_ms)
+    assert rows[2][1:] == (red.white_ms, red.black_ms)
+    texts = [event["text"] for event in report.events]
+    assert any("black pressed the clock but no move of theirs was seen" in text for text in texts)
