@@ -333,12 +333,14 @@ class Station:
             # A hand is putting things right (or moving): the illegal points stop blinking; if the
             # board is still wrong once it is still again, the tracker says so again.
             self._illegal = frozenset()
-            lifted = getattr(event, "point", None) or getattr(event, "lifted", None)
-            if lifted is not None:
-                self._lifted = lifted
             self._show_leds()
-        elif kind == "HandOff":
-            if self._lifted is not None or self._illegal:
+        elif kind == "PieceLifted":
+            # A piece of the side to move is in the hand: light where it came from and where it may go.
+            if self._result == "*":
+                self._lifted = event.point
+                self._show_leds()
+        elif kind in ("LiftEnded", "HandOff"):
+            if self._lifted is not None:
                 self._lifted = None
                 self._show_leds()
         elif kind == "CameraLost":
@@ -633,6 +635,7 @@ class Station:
         self.board = board
         self._presses.clear()
         self._owed.clear()
+        self._lifted = None
         if self.tracker is not None:
             copy = board.copy()
 

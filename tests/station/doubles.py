@@ -29,6 +29,18 @@ class Illegal:
 
 
 @dataclass
+class PieceLifted:
+    point: Any
+    timestamp: float
+
+
+@dataclass
+class LiftEnded:
+    point: Any
+    timestamp: float
+
+
+@dataclass
 class CameraLost:
     reason: str = "unplugged"
 

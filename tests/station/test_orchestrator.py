@@ -425,3 +425,46 @@ def test_a_press_no_move_claims_is_dropped_after_the_grace_and_binds_no_later_mo
     assert rows[2][1:] == (red.white_ms, red.black_ms)
     texts = [event["text"] for event in report.events]
     assert any("black pressed the clock but no move of theirs was seen" in text for text in texts)
+
+
+def test_a_lifted_piece_lights_its_legal_targets_until_it_is_put_back_or_its_move_is_made(app, make_game):
+    from games.base import Point
+    from hardware.leds import LIFTED, TARGET
+    from tests.station.doubles import LiftEnded, PieceLifted
+
+    game_id = make_game()
+    cannon, horse = Point(7, 2), Point(1, 0)  # Red's cannon on h2, horse on b0
+    seen = {}
+
+    class Lifting(ScriptedTracker):
+        def feed(self, frame, timestamp):
+            if frame == 5:  # the horse is lifted, then put back
+                return [PieceLifted(horse, timestamp)]
+            if frame == 10:
+                return [LiftEnded(horse, timestamp)]
+            if frame == 15:  # the cannon is lifted; h2e2 is committed at 20
+                return [PieceLifted(cannon, timestamp)]
+            return super().feed(frame, timestamp)
+
+    box = []
+
+    def look(index, _ts):
+        if index in (8, 12, 18, 23):
+            frame = box[0]._frame
+            seen[index] = {point for point in box[0].variant.geometry.points()
+                           if frame is not None and frame.cell(point.file, point.rank) in (LIFTED, TARGET)}
+
+    def make_station():
+        station = Station(EmbeddedTarget(app, game_id), frames(30, pace=0.02),
+                          lambda board: Lifting("xiangqi", board, {20: ["h2e2"]}), on_frame=look, exit_at_end=True)
+        box.append(station)
+        return station
+
+    asyncio.run(run_headless(app, make_station))
+    # The horse on b0 may go to a2 or c2; the cannon on h2 along its rank and file up to the pieces.
+    assert seen[8] == {horse, Point(0, 2), Point(2, 2)}
+    assert seen[12] == set()  # put back
+    cannon_targets = {Point(f, 2) for f in (2, 3, 4, 5, 6, 8)} | {Point(7, r) for r in (1, 3, 4, 5, 6)}
+    assert seen[18] == {cannon} | cannon_targets
+    assert seen[23] == set()  # the move is made: only the last move is lit
+    assert [text for text, _, _ in stored(app, game_id)] == ["h2e2"]
