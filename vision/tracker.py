@@ -60,6 +60,10 @@ CENTRE_MIN_SPREAD = 12.0
 WINDOW_READS = 3
 # After a doubtful verdict (illegal, ambiguous, occluded), the changed points are read again this soon.
 RECHECK_S = 0.7
+# A commit whose margin is below this waits for the next look (one stability window later, or
+# the next still window) to name the same moves: a hand that pauses over the board while still
+# carrying a piece shows a lifted piece and a faint one somewhere else, a near miss of a move.
+CONFIRM_MARGIN = 2 * inf.COMMIT_MARGIN
 # A point whose crop did not change is taken to show what the board says, this surely.
 PINNED_CONFIDENCE = 0.98
 PINNED_OTHER = 1e-9
@@ -123,6 +127,7 @@ class MoveTracker:
         self._last_signature: tuple | None = None
         self._press_pending = False
         self._recheck_at: float | None = None
+        self._tentative: tuple[str, ...] | None = None  # a narrow commit awaiting a second look
         self._pending_penalty: list = []
         self._lifted: int | None = None  # the row of the piece in the hand (a PieceLifted was sent)
         # Looks in a row each row read empty (or, while lifted, that row read its piece again).
@@ -211,6 +216,7 @@ class MoveTracker:
         """The record changed outside the camera (a referee's correction): track from `board`."""
         self.board = board.copy()
         self.started = True
+        self._tentative = None
         self._last_signature = None
         self._pending_penalty = []
         self._press_pending = False
@@ -481,8 +487,16 @@ class MoveTracker:
         if check and verdict.status != "commit":
             # A full check found points that disagree: read them on every window from now on.
             self._suspect |= {self.points.index(p) for p in verdict.changed}
+        tentative, self._tentative = self._tentative, None
         if verdict.status == "commit":
             if not allow_commit:
+                return []
+            named = tuple(str(m) for m in verdict.moves)
+            if verdict.margin < CONFIRM_MARGIN and not self.commit_on_press and named != tentative:
+                # Narrow: commit only if the next look names the same moves (a clock press
+                # needs no second look: the player says the move is complete).
+                self._tentative = named
+                self._recheck_at = timestamp + self.stability_s
                 return []
             event = self._commit(verdict.moves, timestamp, {
                 "margin": round(verdict.margin, 2), "changed": [list(p) for p in verdict.changed],
