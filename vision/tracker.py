@@ -439,19 +439,28 @@ class MoveTracker:
             evidence = inf.Evidence.from_observation(self.detector.observe(frame))
             self.classified_crops += len(movable)
             return movable, np.exp(evidence.logp[movable]), ~evidence.seen[movable], []
-        crops = self._crops(frame)
-        rows, unchanged = list(movable), []
-        if self._reference is not None and rows:
-            diff = np.abs(self._centres(crops[rows]) - self._reference[rows]).mean(axis=(1, 2))
-            changed = diff > CROP_CHANGE_LEVEL
-            unchanged = [row for row, c in zip(rows, changed.tolist(), strict=True) if not c]
-            rows = [row for row, c in zip(rows, changed.tolist(), strict=True) if c]
-        if self._lifted is not None and self._lifted not in rows:
-            rows.append(self._lifted)
+        # Once a piece is in the hand only its point matters (is it put back?).
+        rows = [self._lifted] if self._lifted is not None else list(movable)
+        if not rows:
+            return [], np.zeros((0, len(self._classes))), np.zeros(0, bool), []
+        crops = self._some_crops(frame, rows)
+        unchanged: list[int] = []
+        if self._reference is not None and self._lifted is None:
+            diff = np.abs(self._centres(crops) - self._reference[rows]).mean(axis=(1, 2))
+            changed = (diff > CROP_CHANGE_LEVEL).tolist()
+            unchanged = [row for row, c in zip(rows, changed, strict=True) if not c]
+            crops = crops[np.flatnonzero(changed)]
+            rows = [row for row, c in zip(rows, changed, strict=True) if c]
         if not rows:
             return [], np.zeros((0, len(self._classes))), np.zeros(0, bool), unchanged
-        logp, occluded = self._classify(crops[rows])
+        logp, occluded = self._classify(crops)
         return rows, np.exp(logp), occluded, unchanged
+
+    def _some_crops(self, frame: np.ndarray, rows: list[int]) -> np.ndarray:
+        extractor = self.detector.extractor
+        if hasattr(extractor, "extract_some"):
+            return extractor.extract_some(frame, [self._crop_rows[row] for row in rows])
+        return self._crops(frame)[rows]
 
     def _end_lift(self, timestamp: float) -> list[ev.Event]:
         self._lift_runs = {}
