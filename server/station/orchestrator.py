@@ -47,6 +47,7 @@ log = logging.getLogger("banco.station")
 
 PRESS_GRACE_S = 3.0        # stream seconds a committed move waits for its clock press, and a press for its move
 PRESS_GRACE_WALL_S = 0.5   # and at least this much real time (a press crosses a serial link)
+END_GRACE_WALL_S = 1.0     # once the frames end (no more stream time), the real time a move still gets
 TICK_S = 0.1               # stream seconds between the camera thread's ticks
 RETRY_S = 1.0              # between attempts to store what the record could not take
 STATUS_S = 0.2             # at most this often a status report
@@ -81,6 +82,11 @@ class RecordChanged:
 @dataclass(frozen=True)
 class Retry:
     """Time to try again to store what the record could not take."""
+
+
+@dataclass(frozen=True)
+class PressWaitOver:
+    """The frames have ended and the last move has waited long enough for its press."""
 
 
 @dataclass(frozen=True)
@@ -374,6 +380,13 @@ class Station:
             self._source_ended = True
             self.camera = "ended"
             self._note("camera", event.reason)
+            if self._pending is not None:
+                # Its press may be on its way (the player pressed as the video ended): no ticks
+                # come any more, so wait in real time, handling what arrives meanwhile.
+                self._loop.call_later(END_GRACE_WALL_S, self.post, PressWaitOver())
+        elif isinstance(event, PressWaitOver):
+            if self._pending is not None:
+                self._note("press", f"no clock press for {self._pending.text}; recorded with the clock's reading")
             await self._flush_pending()
         elif kind in ("CommandRejected", "CommandLost"):
             self._note("device", f"{event.device}: {kind} {event.command}")

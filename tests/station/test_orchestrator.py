@@ -352,10 +352,12 @@ def test_illegal_points_blink_until_a_hand_comes_to_put_them_right(app, make_gam
     assert seen == {12: True, 22: False}
 
 
-def run_with_relayed_clock(app, game_id, monkeypatch, tracker_script, presses, releases, count, pace=0.0):
+def run_with_relayed_clock(app, game_id, monkeypatch, tracker_script, presses, releases, count, pace=0.0,
+                           late_release_s=None):
     """The scripted moves with a `RelayedClock`: `presses[frame]` is the side that presses then
-    (the clock switches at once); the press events held so far reach the station at the frames
-    in `releases`."""
+    (the clock switches at once; the frames wait until it runs for that side); the press events
+    held so far reach the station at the frames in `releases`, or `late_release_s` seconds after
+    the last frame."""
     from server.station import orchestrator
     from tests.station.doubles import RelayedClock
 
@@ -373,9 +375,24 @@ def run_with_relayed_clock(app, game_id, monkeypatch, tracker_script, presses, r
             clocks[0].player_press(side, int(timestamp * 1000))
         if index in releases:
             clocks[0].release()
+        if index == count - 1 and late_release_s is not None:
+            import threading
+
+            threading.Timer(late_release_s, clocks[0].release).start()
+
+    def turn_of(side):
+        def wait():  # the station has started (or the last press switched) the clock for `side`
+            import time
+
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and not (clocks and clocks[0].running is side):
+                time.sleep(0.01)
+        return wait
+
+    gaps = {index: [turn_of(side)] for index, side in presses.items()}
 
     def make_station():
-        return Station(EmbeddedTarget(app, game_id), frames(count, pace=pace),
+        return Station(EmbeddedTarget(app, game_id), frames(count, pace=pace, gaps=gaps),
                        lambda board: ScriptedTracker("xiangqi", board, tracker_script), clock="relayed",
                        time_control=TimeControl.parse("15+10"), on_frame=players, exit_at_end=True)
 
@@ -411,10 +428,10 @@ def test_a_press_no_move_claims_is_dropped_after_the_grace_and_binds_no_later_mo
     from games.base import BLACK, WHITE
 
     game_id = make_game(control=TimeControl.parse("15+10"))
-    # Black presses at frame 8 without moving; their move comes 72 frames (4.8 s) later, and its own
-    # press is ignored by the clock (Red's clock runs). Red moves at 90 and presses at 92.
+    # Black presses at frame 8 without moving; their move comes 72 frames (4.8 s) later (pressing
+    # again then would do nothing: Red's clock runs). Red moves at 90 and presses at 92.
     tracker_script = {5: ["h2e2"], 80: ["h9g7"], 90: ["h0g2"]}
-    presses = {8: BLACK, 82: BLACK, 92: WHITE}
+    presses = {8: BLACK, 92: WHITE}
     report, clock = run_with_relayed_clock(app, game_id, monkeypatch, tracker_script, presses, set(presses), 110,
                                            pace=0.02)
     rows = stored(app, game_id)
@@ -468,3 +485,19 @@ def test_a_lifted_piece_lights_its_legal_targets_until_it_is_put_back_or_its_mov
     assert seen[18] == {cannon} | cannon_targets
     assert seen[23] == set()  # the move is made: only the last move is lit
     assert [text for text, _, _ in stored(app, game_id)] == ["h2e2"]
+
+
+def test_the_last_moves_press_may_arrive_after_the_frames_end(app, make_game, monkeypatch):
+    """The video ends as the player presses: the press is still crossing the link when the source
+    ends, and the last move waits for it (in real time: no stream time passes any more)."""
+    from games.base import BLACK, WHITE
+
+    game_id = make_game(control=TimeControl.parse("15+10"))
+    presses = {17: BLACK, 27: WHITE}  # Red's press at 27 reaches the station 0.3 s after the last frame
+    tracker_script = {5: ["h2e2"], 15: ["h9g7"], 25: ["h0g2"]}
+    report, clock = run_with_relayed_clock(app, game_id, monkeypatch, tracker_script, presses, {17}, 30, pace=0.02,
+                                           late_release_s=0.3)
+    rows = stored(app, game_id)
+    assert [text for text, _, _ in rows] == ["h2e2", "h9g7", "h0g2"]
+    assert len(clock.sent) == 2
+    assert [row[1:] for row in rows[1:]] == [(press.white_ms, press.black_ms) for press in clock.sent]
