@@ -60,6 +60,20 @@ class CropExtractor:
         return cv2.warpPerspective(frame, shift @ self._to_view, (w + 2 * pad, h + 2 * pad),
                                    flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
+    def extract_some(self, frame: np.ndarray, indices: list[int]) -> np.ndarray:
+        """The crops of the points at `indices` (of `self.points`) only, each warped on its own:
+        the same pixels as `extract` gives them, cheaper when few points are wanted."""
+        if frame is None or frame.ndim != 3 or frame.shape[2] != 3:
+            raise ValueError("a frame must be a BGR colour image (H × W × 3)")
+        size = self.size
+        crops = np.empty((len(indices), size, size, 3), dtype=np.uint8)
+        for k, index in enumerate(indices):
+            x, y = self._origins[index]
+            shift = np.array([[1, 0, -x], [0, 1, -y], [0, 0, 1]], dtype=np.float64)
+            crops[k] = cv2.warpPerspective(frame, shift @ self._to_view, (size, size), flags=cv2.INTER_LINEAR,
+                                           borderMode=cv2.BORDER_REPLICATE)
+        return crops
+
     def extract(self, frame: np.ndarray) -> CropSet:
         if frame is None or frame.ndim != 3 or frame.shape[2] != 3:
             raise ValueError("a frame must be a BGR colour image (H × W × 3)")

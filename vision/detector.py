@@ -178,8 +178,8 @@ class Detector:
             return probabilities
         faces = None
         if self.face_extractor is not None:
-            faces = self.face_extractor.extract(frame).images
-            faces = faces if rows is None else faces[rows]
+            faces = self.face_extractor.extract(frame).images if rows is None else \
+                self.face_extractor.extract_some(frame, [int(r) for r in rows])
         return self.adaptation.apply(probabilities, embeddings, self.classifier.classes, faces)
 
     @property

@@ -121,6 +121,32 @@ class HandOff:
 
 
 @dataclass
+class PieceLifted:
+    """While a hand is over the board, the point of a piece of the side to move reads empty:
+    the piece is in the hand (the LEDs show where it may go). A `LiftEnded` follows."""
+
+    point: Point
+    timestamp: float
+    kind: ClassVar[str] = "lifted"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "timestamp": self.timestamp, "point": [self.point.file, self.point.rank]}
+
+
+@dataclass
+class LiftEnded:
+    """The piece of a `PieceLifted` is no longer in the hand: put back, or the hand has left
+    the board (its move, if any, is judged now)."""
+
+    point: Point
+    timestamp: float
+    kind: ClassVar[str] = "lift_ended"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "timestamp": self.timestamp, "point": [self.point.file, self.point.rank]}
+
+
+@dataclass
 class StartFound:
     """The camera recognised a start position (the standard one, or a legal custom deployment).
 
@@ -173,5 +199,5 @@ class CameraBack:
         return {"kind": self.kind, "timestamp": self.timestamp, "source": self.source}
 
 
-Event = (MoveCommitted | Ambiguous | Illegal | Occluded | HandOn | HandOff | StartFound | BoardMoved | CameraLost
-         | CameraBack)
+Event = (MoveCommitted | Ambiguous | Illegal | Occluded | HandOn | HandOff | PieceLifted | LiftEnded | StartFound
+         | BoardMoved | CameraLost | CameraBack)

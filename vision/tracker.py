@@ -61,6 +61,10 @@ CENTRE_MIN_SPREAD = 12.0
 WINDOW_READS = 3
 # After a doubtful verdict (illegal, ambiguous, occluded), the changed points are read again this soon.
 RECHECK_S = 0.7
+# A commit whose margin is below this waits for the next look (one stability window later, or
+# the next still window) to name the same moves: a hand that pauses over the board while still
+# carrying a piece shows a lifted piece and a faint one somewhere else, a near miss of a move.
+CONFIRM_MARGIN = 2 * inf.COMMIT_MARGIN
 # A point whose crop did not change is taken to show what the board says, this surely.
 PINNED_CONFIDENCE = 0.98
 PINNED_OTHER = 1e-9
@@ -68,6 +72,12 @@ PINNED_OTHER = 1e-9
 FULL_CHECK_S = 5.0
 # Before the game starts, the whole board is read this often.
 START_CHECK_S = 0.5
+# While a hand is over the board, the points of the pieces that may move are looked at this
+# often (only those whose crop changed); a piece is in the hand once its point reads empty
+# this surely, unoccluded, on LIFT_LOOKS looks in a row, and back once it reads its piece so.
+LIFT_LOOK_S = 0.2
+LIFT_SURE = 0.8
+LIFT_LOOKS = 2
 
 
 @dataclass
@@ -122,7 +132,15 @@ class MoveTracker:
         self._last_signature: tuple | None = None
         self._press_pending = False
         self._recheck_at: float | None = None
+        self._tentative: tuple[str, ...] | None = None  # a narrow commit awaiting a second look
         self._pending_penalty: list = []
+        self._lifted: int | None = None  # the row of the piece in the hand (a PieceLifted was sent)
+        # Looks in a row each row read empty (or, while lifted, that row read its piece again).
+        self._lift_runs: dict[int, int] = {}
+        # Rows seen holding their piece since the board last looked as the tracker's board says.
+        self._present: set[int] = set()
+        self._last_lift_look = -1e9
+        self._movable: tuple[int, list[int]] | None = None  # (plies, rows of the pieces that may move)
         self.frames = 0
         self._last_frame: np.ndarray | None = None
         self.classified_crops = 0
@@ -146,6 +164,7 @@ class MoveTracker:
                 out.append(ev.HandOn(timestamp))
             self._settled = False
             self._settle = _Settle()
+            out.extend(self._watch_lift(frame, timestamp))
             return out
         still_for = timestamp - self.last_motion
         if self.resting:
@@ -170,7 +189,10 @@ class MoveTracker:
                 if self.hand:
                     self.hand = False
                     out.append(ev.HandOff(timestamp))
+                    out.extend(self._end_lift(timestamp))
                 out.extend(self._conclude(frame, timestamp))
+            else:
+                out.extend(self._watch_lift(frame, timestamp))
             return out
         if self._recheck_at is not None and timestamp >= self._recheck_at:
             self._recheck_at = None
@@ -205,15 +227,21 @@ class MoveTracker:
         """The record changed outside the camera (a referee's correction): track from `board`."""
         self.board = board.copy()
         self.started = True
+        self._tentative = None
         self._last_signature = None
         self._pending_penalty = []
         self._press_pending = False
+        self._lifted = None
+        self._lift_runs = {}
+        self._present = set()
 
     def recalibrate(self, calibration: Calibration) -> None:
         """Read the board through `calibration` from now on (the board moved, or a better fit
         was found). What was read through the old one is dropped; every point is read again."""
         self.calibration = calibration
-        if hasattr(self.detector, "extractor"):
+        if hasattr(self.detector, "recalibrate"):
+            self.detector.recalibrate(calibration)
+        elif hasattr(self.detector, "extractor"):
             self.detector.extractor = CropExtractor(calibration, self.detector.extractor.size)
         self._make_gate(calibration)
         self._reference = None
@@ -320,14 +348,21 @@ class MoveTracker:
         rows = set(np.flatnonzero(diff > CROP_CHANGE_LEVEL).tolist()) | self._suspect
         return np.array(sorted(rows), dtype=int)
 
-    def _classify(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Log-probabilities (rows over `self._classes`) and occlusion for a batch of crops."""
+    def _classify(self, crops: np.ndarray, frame: np.ndarray | None = None,
+                  rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Log-probabilities (rows over `self._classes`) and occlusion for a batch of crops.
+
+        With the frame and the crops' `rows`, an adaptation to the user's set (the detector's,
+        `vision.adapt`) re-weighs the kinds; the emptiness checks of the lift watch need none."""
         c = self.detector.classifier
         raw = c(crops)
         self.classified_crops += len(crops)
         occluded = raw[:, c.occluded_index] >= 0.5 if c.occluded_index is not None else np.zeros(len(raw), bool)
         names = list(c.classes)
         probs = raw[:, c.order]
+        if frame is not None and rows is not None and getattr(self.detector, "adaptation", None) is not None:
+            probs = probs / np.clip(probs.sum(axis=1, keepdims=True), 1e-9, None)
+            probs = self.detector.adapted(probs, frame, [self._crop_rows[r] for r in rows])
         probs = probs[:, [names.index(k) for k in self._classes]]
         return _log_rows(probs), occluded
 
@@ -342,7 +377,7 @@ class MoveTracker:
         centres = self._centres(crops)
         rows = np.arange(self._n) if everything else self._changed_rows(centres)
         if len(rows):
-            logp, occluded = self._classify(crops[rows])
+            logp, occluded = self._classify(crops[rows], frame, rows)
         else:
             logp, occluded = np.zeros((0, len(self._classes))), np.zeros(0, bool)
         return rows, logp, occluded, centres
@@ -383,6 +418,96 @@ class MoveTracker:
             self._reference = self._centres_now
         self._gate_reference = self._gate_prev
         self._suspect = set()
+        self._present = set()
+
+    # ------------------------------------------------------------------ a piece in the hand
+    def _movable_rows(self) -> list[int]:
+        """Rows of the pieces of the side to move that have a legal move (only those may be lifted)."""
+        plies = len(self.board.move_stack)
+        if self._movable is None or self._movable[0] != plies:
+            index = {p: i for i, p in enumerate(self.points)}
+            rows = sorted({index[m.from_point] for m in self.board.legal_moves if m.from_point in index})
+            self._movable = (plies, rows)
+        return self._movable[1]
+
+    def _watch_lift(self, frame: np.ndarray, timestamp: float) -> list[ev.Event]:
+        """Now and then while a hand is over the board: has it lifted a piece (or put it back)?
+
+        Only the points of pieces that may move and whose crops changed are read, so a hand
+        that only passes costs a few crops; a point the hand covers reads occluded and counts
+        for nothing either way."""
+        if not self.hand or not self.started or timestamp - self._last_lift_look < LIFT_LOOK_S \
+                or self.board.outcome() is not None:
+            return []
+        self._last_lift_look = timestamp
+        rows, probs, occluded, unchanged = self._lift_read(frame)
+        empty = self._classes.index("empty")
+        view = self.rules.view(self.board)
+        if self._lifted is not None:
+            k = rows.index(self._lifted) if self._lifted in rows else None
+            back = k is not None and not occluded[k] and probs[k, view[self._lifted]] >= LIFT_SURE
+            runs = self._lift_runs.get(self._lifted, 0) + 1 if back else 0
+            self._lift_runs = {self._lifted: runs}
+            if runs < LIFT_LOOKS:
+                return []
+            return self._end_lift(timestamp)
+        runs: dict[int, int] = {}
+        present = set(unchanged)
+        for k, row in enumerate(rows):
+            if occluded[k]:
+                continue
+            if probs[k, view[row]] >= LIFT_SURE:
+                present.add(row)
+            elif probs[k, empty] >= LIFT_SURE and row in self._present:
+                # Only a piece seen on its point since the board last looked right can be in the
+                # hand (a point found empty at once was emptied unseen: a move the camera missed).
+                runs[row] = self._lift_runs.get(row, 0) + 1
+        self._present |= present
+        self._lift_runs = runs
+        lifted = [row for row, count in runs.items() if count >= LIFT_LOOKS]
+        if len(lifted) != 1:
+            return []  # none yet, or several points empty at once: no single piece to light
+        self._lifted = lifted[0]
+        self._lift_runs = {}
+        return [ev.PieceLifted(self.points[self._lifted], timestamp)]
+
+    def _lift_read(self, frame: np.ndarray) -> tuple[list[int], np.ndarray, np.ndarray, list[int]]:
+        """The movable rows whose crops changed since the last legal position (and the lifted
+        one), their class probabilities and occlusion; and the movable rows that look unchanged."""
+        movable = self._movable_rows()
+        if not self._fast:
+            evidence = inf.Evidence.from_observation(self.detector.observe(frame))
+            self.classified_crops += len(movable)
+            return movable, np.exp(evidence.logp[movable]), ~evidence.seen[movable], []
+        # Once a piece is in the hand only its point matters (is it put back?).
+        rows = [self._lifted] if self._lifted is not None else list(movable)
+        if not rows:
+            return [], np.zeros((0, len(self._classes))), np.zeros(0, bool), []
+        crops = self._some_crops(frame, rows)
+        unchanged: list[int] = []
+        if self._reference is not None and self._lifted is None:
+            diff = np.abs(self._centres(crops) - self._reference[rows]).mean(axis=(1, 2))
+            changed = (diff > CROP_CHANGE_LEVEL).tolist()
+            unchanged = [row for row, c in zip(rows, changed, strict=True) if not c]
+            crops = crops[np.flatnonzero(changed)]
+            rows = [row for row, c in zip(rows, changed, strict=True) if c]
+        if not rows:
+            return [], np.zeros((0, len(self._classes))), np.zeros(0, bool), unchanged
+        logp, occluded = self._classify(crops)
+        return rows, np.exp(logp), occluded, unchanged
+
+    def _some_crops(self, frame: np.ndarray, rows: list[int]) -> np.ndarray:
+        extractor = self.detector.extractor
+        if hasattr(extractor, "extract_some"):
+            return extractor.extract_some(frame, [self._crop_rows[row] for row in rows])
+        return self._crops(frame)[rows]
+
+    def _end_lift(self, timestamp: float) -> list[ev.Event]:
+        self._lift_runs = {}
+        if self._lifted is None:
+            return []
+        point, self._lifted = self.points[self._lifted], None
+        return [ev.LiftEnded(point, timestamp)]
 
     # ------------------------------------------------------------------ decisions
     def _conclude(self, frame: np.ndarray, timestamp: float, check: bool = False) -> list[ev.Event]:
@@ -411,8 +536,16 @@ class MoveTracker:
         if check and verdict.status != "commit":
             # A full check found points that disagree: read them on every window from now on.
             self._suspect |= {self.points.index(p) for p in verdict.changed}
+        tentative, self._tentative = self._tentative, None
         if verdict.status == "commit":
             if not allow_commit:
+                return []
+            named = tuple(str(m) for m in verdict.moves)
+            if verdict.margin < CONFIRM_MARGIN and not self.commit_on_press and named != tentative:
+                # Narrow: commit only if the next look names the same moves (a clock press
+                # needs no second look: the player says the move is complete).
+                self._tentative = named
+                self._recheck_at = timestamp + self.stability_s
                 return []
             event = self._commit(verdict.moves, timestamp, {
                 "margin": round(verdict.margin, 2), "changed": [list(p) for p in verdict.changed],

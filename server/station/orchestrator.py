@@ -7,6 +7,9 @@ by one task. The station owns the game on this board:
 
 - it asks vision for moves (`tracker.feed` on every frame) and binds each committed move to
   the clock press that completes it (FIDE 6.7), asking the tracker to commit at a press;
+  either may come first: a move waits `PRESS_GRACE_S` for its press, and a press waits as
+  long for its move (the camera took a second look, or the commit overtook the press's event
+  on its way from the device), then each goes on alone;
 - it pushes the moves into its rules engine and stores them through the server's record
   (durable before any viewer sees them), keeping every move it could not store yet in an
   outbox that it retries, in order, until the record has it;
@@ -42,8 +45,9 @@ from server.station.target import RecordTarget, StoreUnavailable
 
 log = logging.getLogger("banco.station")
 
-PRESS_GRACE_S = 3.0        # stream seconds a committed move waits for its clock press
+PRESS_GRACE_S = 3.0        # stream seconds a committed move waits for its clock press, and a press for its move
 PRESS_GRACE_WALL_S = 0.5   # and at least this much real time (a press crosses a serial link)
+END_GRACE_WALL_S = 1.0     # once the frames end (no more stream time), the real time a move still gets
 TICK_S = 0.1               # stream seconds between the camera thread's ticks
 RETRY_S = 1.0              # between attempts to store what the record could not take
 STATUS_S = 0.2             # at most this often a status report
@@ -81,6 +85,11 @@ class Retry:
 
 
 @dataclass(frozen=True)
+class PressWaitOver:
+    """The frames have ended and the last move has waited long enough for its press."""
+
+
+@dataclass(frozen=True)
 class Stop:
     reason: str = "stopped"
 
@@ -94,6 +103,16 @@ class _Pending:
     timestamp: float
     wall: float
     evidence: str
+
+
+@dataclass
+class _HeldPress:
+    """A clock press that came before the camera committed its move (the tracker took a second
+    look, or the press overtook the commit on its way here): it waits for that move."""
+
+    press: ClockPress
+    timestamp: float
+    wall: float
 
 
 @dataclass
@@ -159,7 +178,7 @@ class Station:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._last_ts = 0.0
         self._pending: _Pending | None = None
-        self._presses: deque[ClockPress] = deque()
+        self._presses: deque[_HeldPress] = deque()
         self._owed: deque[Color] = deque()  # sides whose move was stored before its press came
         self._outbox: deque[_Write] = deque()
         self._last_seq = -1
@@ -320,12 +339,14 @@ class Station:
             # A hand is putting things right (or moving): the illegal points stop blinking; if the
             # board is still wrong once it is still again, the tracker says so again.
             self._illegal = frozenset()
-            lifted = getattr(event, "point", None) or getattr(event, "lifted", None)
-            if lifted is not None:
-                self._lifted = lifted
             self._show_leds()
-        elif kind == "HandOff":
-            if self._lifted is not None or self._illegal:
+        elif kind == "PieceLifted":
+            # A piece of the side to move is in the hand: light where it came from and where it may go.
+            if self._result == "*":
+                self._lifted = event.point
+                self._show_leds()
+        elif kind in ("LiftEnded", "HandOff"):
+            if self._lifted is not None:
                 self._lifted = None
                 self._show_leds()
         elif kind == "CameraLost":
@@ -362,6 +383,13 @@ class Station:
             self._source_ended = True
             self.camera = "ended"
             self._note("camera", event.reason)
+            if self._pending is not None:
+                # Its press may be on its way (the player pressed as the video ended): no ticks
+                # come any more, so wait in real time, handling what arrives meanwhile.
+                self._loop.call_later(END_GRACE_WALL_S, self.post, PressWaitOver())
+        elif isinstance(event, PressWaitOver):
+            if self._pending is not None:
+                self._note("press", f"no clock press for {self._pending.text}; recorded with the clock's reading")
             await self._flush_pending()
         elif kind in ("CommandRejected", "CommandLost"):
             self._note("device", f"{event.device}: {kind} {event.command}")
@@ -389,7 +417,9 @@ class Station:
             last = index == len(moves) - 1
             if press is not None:
                 self._store(text, press.white_ms, press.black_ms, evidence_id)
-            elif self.clock.has_presses and self.clock.running is side and last:
+            elif self.clock.has_presses and self.clock.running is not None and last:
+                # Wait for the press that completes it, even if the clock already runs for the
+                # other side: the device has taken the press and its event is on its way here.
                 self._pending = _Pending(text, side, timestamp, time.monotonic(), evidence_id)
             else:
                 self._store(text, *self._times_after(side, timestamp), evidence_id)
@@ -413,10 +443,10 @@ class Station:
             self.clock.start(self.board.turn, int(timestamp * 1000))  # the clock starts with the first move
 
     def _take_press(self, side: Color) -> ClockPress | None:
-        for press in list(self._presses):
-            if press.side is side:
-                self._presses.remove(press)
-                return press
+        for held in list(self._presses):
+            if held.press.side is side:
+                self._presses.remove(held)
+                return held.press
         return None
 
     async def _pressed(self, press: ClockPress) -> None:
@@ -432,7 +462,8 @@ class Station:
             self._owed.remove(press.side)
             self._note("press", f"a late press by {press.side.name.lower()}; its move was already recorded")
             return
-        self._presses.append(press)
+        held = _HeldPress(press, self._last_ts, time.monotonic())
+        self._presses.append(held)
         if self.tracker is None:
             return
         timestamp = self._last_ts
@@ -443,8 +474,9 @@ class Station:
 
         for event in await asyncio.to_thread(ask):
             await self._handle(event)
-        if self._presses and press in self._presses:
-            self._note("press", f"{press.side.name.lower()} pressed the clock; no move seen yet", quiet=True)
+        if held in self._presses:
+            self._note("press", f"{press.side.name.lower()} pressed the clock; no move seen yet, the press waits "
+                       "for it", quiet=True)
 
     async def _tick(self, timestamp: float) -> None:
         flag = self.clock.check_flag(int(timestamp * 1000))
@@ -455,6 +487,13 @@ class Station:
                 and time.monotonic() - pending.wall >= PRESS_GRACE_WALL_S:
             self._note("press", f"no clock press for {pending.text}; recorded with the clock's reading")
             await self._flush_pending()
+        now = time.monotonic()
+        while self._presses and timestamp - self._presses[0].timestamp >= PRESS_GRACE_S \
+                and now - self._presses[0].wall >= PRESS_GRACE_WALL_S:
+            # No move came for it: binding it to this side's next move would shift every later one.
+            held = self._presses.popleft()
+            self._note("press", f"{held.press.side.name.lower()} pressed the clock but no move of theirs was seen; "
+                       "the press is not bound to a move")
 
     async def _flush_pending(self) -> None:
         pending, self._pending = self._pending, None
@@ -612,6 +651,7 @@ class Station:
         self.board = board
         self._presses.clear()
         self._owed.clear()
+        self._lifted = None
         if self.tracker is not None:
             copy = board.copy()
 

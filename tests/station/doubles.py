@@ -29,6 +29,18 @@ class Illegal:
 
 
 @dataclass
+class PieceLifted:
+    point: Any
+    timestamp: float
+
+
+@dataclass
+class LiftEnded:
+    point: Any
+    timestamp: float
+
+
+@dataclass
 class CameraLost:
     reason: str = "unplugged"
 
@@ -97,3 +109,72 @@ def frames(count: int, fps: float = 15.0, pace: float = 0.0, gaps: dict[int, Any
         if pace:
             time.sleep(pace)
         yield index, index / fps
+
+
+class RelayedClock:
+    """A clock device whose press events the test relays by hand (contract: the station's
+    `server.station.devices.DeviceClock`). A player's press switches the clock at once, as the
+    device and the host's mirror do; its `ClockPress` reaches the station only when released:
+    the moment the test chooses, before or after the camera's commit."""
+
+    name = "relayed"
+    has_presses = True
+    simulator = None
+
+    def __init__(self, sink) -> None:
+        self.sink = sink
+        self.clock = None
+        self.held: list = []
+        self.sent: list = []
+
+    def set_control(self, control, white_ms=None, black_ms=None) -> None:
+        from hardware.clock import ChessClock
+
+        self.clock = ChessClock(control, white_ms=control.base_ms if white_ms is None else white_ms,
+                                black_ms=control.base_ms if black_ms is None else black_ms)
+
+    def start(self, side, at_ms: int) -> None:
+        self.clock.start(side, at_ms)
+
+    def player_press(self, side, at_ms: int) -> None:
+        from hardware.events import ClockPress
+
+        result = self.clock.press(side, at_ms)
+        if result is not None:
+            self.held.append(ClockPress(side, at_ms, result.white_ms, result.black_ms, result.white_ms,
+                                        result.black_ms))
+
+    def release(self) -> None:
+        for press in self.held:
+            self.sent.append(press)
+            self.sink(press)
+        self.held = []
+
+    def press(self, side, at_ms: int):
+        return None  # the device's presses come from its players, not from the station
+
+    def switch(self, side) -> None:
+        times = self.clock.times(self.clock._turn_start)
+        self.clock.sync(*times, side, self.clock._turn_start)
+
+    def stop(self, at_ms: int) -> None:
+        if self.clock is not None and self.clock.running is not None:
+            self.clock.pause(at_ms)
+
+    def check_flag(self, at_ms: int):
+        return None
+
+    @property
+    def running(self):
+        return None if self.clock is None else self.clock.running
+
+    def times(self, at_ms: int | None = None):
+        if self.clock is None:
+            return None
+        return self.clock.times(self.clock._turn_start if at_ms is None else max(at_ms, self.clock._turn_start))
+
+    def connected(self) -> bool:
+        return True
+
+    def close(self) -> None:
+        return None

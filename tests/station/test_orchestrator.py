@@ -350,3 +350,154 @@ def test_illegal_points_blink_until_a_hand_comes_to_put_them_right(app, make_gam
 
     asyncio.run(run_headless(app, make_station))
     assert seen == {12: True, 22: False}
+
+
+def run_with_relayed_clock(app, game_id, monkeypatch, tracker_script, presses, releases, count, pace=0.0,
+                           late_release_s=None):
+    """The scripted moves with a `RelayedClock`: `presses[frame]` is the side that presses then
+    (the clock switches at once; the frames wait until it runs for that side); the press events
+    held so far reach the station at the frames in `releases`, or `late_release_s` seconds after
+    the last frame."""
+    from server.station import orchestrator
+    from tests.station.doubles import RelayedClock
+
+    clocks = []
+
+    def open_relayed(spec, sink, **options):
+        clocks.append(RelayedClock(sink))
+        return clocks[-1]
+
+    monkeypatch.setattr(orchestrator, "open_clock", open_relayed)
+
+    def players(index, timestamp):
+        side = presses.get(index)
+        if side is not None:
+            clocks[0].player_press(side, int(timestamp * 1000))
+        if index in releases:
+            clocks[0].release()
+        if index == count - 1 and late_release_s is not None:
+            import threading
+
+            threading.Timer(late_release_s, clocks[0].release).start()
+
+    def turn_of(side):
+        def wait():  # the station has started (or the last press switched) the clock for `side`
+            import time
+
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and not (clocks and clocks[0].running is side):
+                time.sleep(0.01)
+        return wait
+
+    gaps = {index: [turn_of(side)] for index, side in presses.items()}
+
+    def make_station():
+        return Station(EmbeddedTarget(app, game_id), frames(count, pace=pace, gaps=gaps),
+                       lambda board: ScriptedTracker("xiangqi", board, tracker_script), clock="relayed",
+                       time_control=TimeControl.parse("15+10"), on_frame=players, exit_at_end=True)
+
+    report = asyncio.run(run_headless(app, make_station))
+    return report, clocks[0]
+
+
+def test_a_move_committed_after_its_press_carries_that_press_whichever_arrives_first(app, make_game, monkeypatch):
+    """FIDE 6.7: the press completes the move. The camera may commit a move after its press (it took
+    a second look), and the commit may even be handled before the press's event although the
+    device has already switched the clock (the event is still crossing the link). Either way the
+    move is recorded with the device's figures at its own press."""
+    from games.base import BLACK, WHITE
+
+    game_id = make_game(control=TimeControl.parse("15+10"))
+    # Moves are committed at frames 5, 15, …, 55. Black's presses come two frames before the commit
+    # and reach the station at once; Red's come a frame before the commit and reach the station
+    # two frames after it.
+    presses = {13: BLACK, 24: WHITE, 33: BLACK, 44: WHITE, 53: BLACK}
+    releases = {13, 27, 33, 47, 53}
+    report, clock = run_with_relayed_clock(app, game_id, monkeypatch, script(OPENING), presses, releases, 75,
+                                           pace=0.005)
+    rows = stored(app, game_id)
+    assert [text for text, _, _ in rows] == OPENING
+    assert rows[0][1:] == (900_000, 900_000)  # the first move starts the clock
+    assert len(clock.sent) == 5
+    assert [row[1:] for row in rows[1:]] == [(press.white_ms, press.black_ms) for press in clock.sent]
+    texts = [event["text"] for event in report.events]
+    assert not any("late press" in text or "not bound" in text or "no clock press" in text for text in texts)
+
+
+def test_a_press_no_move_claims_is_dropped_after_the_grace_and_binds_no_later_move(app, make_game, monkeypatch):
+    from games.base import BLACK, WHITE
+
+    game_id = make_game(control=TimeControl.parse("15+10"))
+    # Black presses at frame 8 without moving; their move comes 72 frames (4.8 s) later (pressing
+    # again then would do nothing: Red's clock runs). Red moves at 90 and presses at 92.
+    tracker_script = {5: ["h2e2"], 80: ["h9g7"], 90: ["h0g2"]}
+    presses = {8: BLACK, 92: WHITE}
+    report, clock = run_with_relayed_clock(app, game_id, monkeypatch, tracker_script, presses, set(presses), 110,
+                                           pace=0.02)
+    rows = stored(app, game_id)
+    assert [text for text, _, _ in rows] == ["h2e2", "h9g7", "h0g2"]
+    spurious, red = clock.sent
+    assert (spurious.side, red.side) == (BLACK, WHITE)
+    assert rows[1][1:] != (spurious.white_ms, spurious.black_ms)
+    assert rows[2][1:] == (red.white_ms, red.black_ms)
+    texts = [event["text"] for event in report.events]
+    assert any("black pressed the clock but no move of theirs was seen" in text for text in texts)
+
+
+def test_a_lifted_piece_lights_its_legal_targets_until_it_is_put_back_or_its_move_is_made(app, make_game):
+    from games.base import Point
+    from hardware.leds import LIFTED, TARGET
+    from tests.station.doubles import LiftEnded, PieceLifted
+
+    game_id = make_game()
+    cannon, horse = Point(7, 2), Point(1, 0)  # Red's cannon on h2, horse on b0
+    seen = {}
+
+    class Lifting(ScriptedTracker):
+        def feed(self, frame, timestamp):
+            if frame == 5:  # the horse is lifted, then put back
+                return [PieceLifted(horse, timestamp)]
+            if frame == 10:
+                return [LiftEnded(horse, timestamp)]
+            if frame == 15:  # the cannon is lifted; h2e2 is committed at 20
+                return [PieceLifted(cannon, timestamp)]
+            return super().feed(frame, timestamp)
+
+    box = []
+
+    def look(index, _ts):
+        if index in (8, 12, 18, 23):
+            frame = box[0]._frame
+            seen[index] = {point for point in box[0].variant.geometry.points()
+                           if frame is not None and frame.cell(point.file, point.rank) in (LIFTED, TARGET)}
+
+    def make_station():
+        station = Station(EmbeddedTarget(app, game_id), frames(30, pace=0.02),
+                          lambda board: Lifting("xiangqi", board, {20: ["h2e2"]}), on_frame=look, exit_at_end=True)
+        box.append(station)
+        return station
+
+    asyncio.run(run_headless(app, make_station))
+    # The horse on b0 may go to a2 or c2; the cannon on h2 along its rank and file up to the pieces.
+    assert seen[8] == {horse, Point(0, 2), Point(2, 2)}
+    assert seen[12] == set()  # put back
+    cannon_targets = {Point(f, 2) for f in (2, 3, 4, 5, 6, 8)} | {Point(7, r) for r in (1, 3, 4, 5, 6)}
+    assert seen[18] == {cannon} | cannon_targets
+    assert seen[23] == set()  # the move is made: only the last move is lit
+    assert [text for text, _, _ in stored(app, game_id)] == ["h2e2"]
+
+
+def test_the_last_moves_press_may_arrive_after_the_frames_end(app, make_game, monkeypatch):
+    """The video ends as the player presses: the press is still crossing the link when the source
+    ends, and the last move waits for it (in real time: no stream time passes any more)."""
+    from games.base import BLACK, WHITE
+
+    game_id = make_game(control=TimeControl.parse("15+10"))
+    presses = {17: BLACK, 27: WHITE}  # Red's press at 27 reaches the station 0.3 s after the last frame
+    tracker_script = {5: ["h2e2"], 15: ["h9g7"], 25: ["h0g2"]}
+    report, clock = run_with_relayed_clock(app, game_id, monkeypatch, tracker_script, presses, {17}, 30, pace=0.02,
+                                           late_release_s=0.3)
+    rows = stored(app, game_id)
+    assert [text for text, _, _ in rows] == ["h2e2", "h9g7", "h0g2"]
+    assert len(clock.sent) == 2
+    assert [row[1:] for row in rows[1:]] == [(press.white_ms, press.black_ms) for press in clock.sent]

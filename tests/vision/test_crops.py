@@ -25,6 +25,15 @@ def test_every_point_gets_one_crop_of_fixed_size(scene):
     assert len(crops.points) == 90 and crops.images.shape == (90, CROP_SIZE, CROP_SIZE, 3)
 
 
+def test_some_crops_alone_are_the_same_pixels_as_from_the_whole_board(scene):
+    extractor = CropExtractor(scene.calibration)
+    whole = extractor.extract(scene.image).images
+    wanted = [0, 8, 40, 81, 89]  # corners of the sheet and the middle
+    some = extractor.extract_some(scene.image, wanted)
+    assert some.shape == (len(wanted), CROP_SIZE, CROP_SIZE, 3)
+    assert np.abs(some.astype(int) - whole[wanted].astype(int)).max() <= 1  # rounding of the warp only
+
+
 def test_a_piece_fills_the_middle_of_its_crop_and_an_empty_point_does_not(scene):
     crops = CropExtractor(scene.calibration).extract(scene.image)
 

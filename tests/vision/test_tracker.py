@@ -76,3 +76,38 @@ def test_the_classifier_runs_on_few_crops(tracked):
     _, tracker, _ = tracked
     # Every point of every frame would be frames × 90 crops; the tracker reads a small share.
     assert tracker.classified_crops < 0.1 * tracker.frames * 90
+
+
+def geometry_point(name: str):
+    return games.get("xiangqi").geometry.parse_point(name)
+
+
+def test_the_lifted_piece_is_the_movers_and_most_moves_show_one(tracked):
+    """While the hand carries a piece, the tracker names its point (the LEDs light its targets)."""
+    truth, _, events = tracked
+    variant = games.get("xiangqi")
+    board = variant.board(truth["start_fen"])
+    fps = truth["fps"]
+    unseen = {ply for cut in truth["unseen"] for ply in cut["plies"]}
+    spans = []
+    for entry in truth["moves"]:
+        move = variant.parse_move(board, entry["move"])
+        spans.append((entry["ply"], entry["frame_start"] / fps, entry["frame_done"] / fps, move.from_point))
+        board.push(move)
+    # The injected wrong move is a real lift too (by the side to move), until it is put right.
+    wrong = [(w["frame_start"] / fps, w["frame_restored"] / fps, geometry_point(w["from"])) for w in truth["illegal"]]
+    lifts = [e for e in events if isinstance(e, ev.PieceLifted)]
+    shown = set()
+    for lift in lifts:
+        during = [(ply, source) for ply, start, done, source in spans if start <= lift.timestamp <= done + 0.5]
+        if not during:
+            assert any(start <= lift.timestamp <= done + 0.5 and lift.point == source for start, done, source in wrong)
+            continue
+        assert lift.point == during[0][1], (lift, during)
+        shown.add(during[0][0])
+    visible = [ply for ply, *_ in spans if ply not in unseen]
+    print(f"lifts shown for plies {sorted(shown)} of {visible}")
+    assert len(shown & set(visible)) >= 0.7 * len(visible)
+    # Every lift ends, before the move it belongs to is committed.
+    ended = [e for e in events if isinstance(e, ev.LiftEnded)]
+    assert [e.point for e in ended] == [e.point for e in lifts]

@@ -157,3 +157,56 @@ def test_commander_illegal_crossing_put_back_becomes_the_penalty_turn():
     committed = [e for e in events if isinstance(e, ev.MoveCommitted)]
     assert committed and committed[0].moves[0].penalty and committed[0].san == ["P5,9_6,9$"]
     assert tracker.board.turn is not RED
+
+
+def _lift(camera, point):
+    """The hand takes the piece on `point` off the board (the camera sees the point empty)."""
+    board = camera.board.copy()
+    piece = board.piece_at(point)
+    board.set_piece_at(point, None)
+    camera.board = board
+    return piece
+
+
+def test_a_lifted_piece_is_reported_while_the_hand_is_over_the_board_and_ends_when_it_leaves():
+    camera, tracker, t = _setup()
+    events, t = _play(tracker, camera, 0.5, t, hand=True)
+    assert not any(isinstance(e, ev.PieceLifted) for e in events)  # a hand alone lifts nothing
+    _lift(camera, games.Point(7, 2))  # Red's cannon on h2
+    events, t = _play(tracker, camera, 0.6, t, hand=True)
+    lifted = [e for e in events if isinstance(e, ev.PieceLifted)]
+    assert [e.point for e in lifted] == [games.Point(7, 2)]
+    assert lifted[0].to_json() == {"kind": "lifted", "timestamp": lifted[0].timestamp, "point": [7, 2]}
+    assert not any(isinstance(e, ev.LiftEnded) for e in events)
+    camera.board = tracker.board.copy()  # the cannon lands on e2
+    _move(camera, "h2e2")
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    kinds = [type(e) for e in events]
+    assert kinds.index(ev.HandOff) < kinds.index(ev.LiftEnded) < kinds.index(ev.MoveCommitted)
+    assert [e.point for e in events if isinstance(e, ev.LiftEnded)] == [games.Point(7, 2)]
+
+
+def test_a_piece_put_back_while_the_hand_is_still_there_ends_the_lift():
+    camera, tracker, t = _setup()
+    _, t = _play(tracker, camera, 0.3, t, hand=True)
+    _lift(camera, games.Point(1, 0))  # Red's horse on b0
+    events, t = _play(tracker, camera, 0.6, t, hand=True)
+    assert [e.point for e in events if isinstance(e, ev.PieceLifted)] == [games.Point(1, 0)]
+    camera.board = tracker.board.copy()  # put back where it stood
+    events, t = _play(tracker, camera, 0.6, t, hand=True)
+    assert [e.point for e in events if isinstance(e, ev.LiftEnded)] == [games.Point(1, 0)]
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    assert not any(isinstance(e, ev.MoveCommitted | ev.LiftEnded) for e in events)
+
+
+def test_no_lift_for_a_hidden_point_or_a_piece_of_the_side_not_to_move():
+    camera, tracker, t = _setup()
+    _, t = _play(tracker, camera, 0.3, t, hand=True)
+    _lift(camera, games.Point(7, 9))  # Black's horse: Red is to move
+    _lift(camera, games.Point(7, 2))  # Red's cannon, but the hand covers its point
+    camera.hidden = {games.Point(7, 2)}
+    events, t = _play(tracker, camera, 1.0, t, hand=True)
+    assert not any(isinstance(e, ev.PieceLifted) for e in events)
+    camera.hidden = set()  # the hand moves on: the empty point is seen
+    events, t = _play(tracker, camera, 0.6, t, hand=True)
+    assert [e.point for e in events if isinstance(e, ev.PieceLifted)] == [games.Point(7, 2)]
