@@ -33,6 +33,7 @@ DEMO_SIZE = (960, 540)
 DEMO_FPS = 15.0
 DEMO_TIME = "15+10"  # Cờ Tướng's rapid rule; for Cờ Tư Lệnh the 15-minute battle mode
 PRESS_AFTER_S = 0.4  # a player presses the clock this long after the hand has left the board
+PRESS_WAIT_S = 2.0  # faster than real time, the longest a player waits for the station to take a press
 XIANGQI_GAME = "liu-dahua-hu-ronghua-1997.pgn"
 
 
@@ -171,13 +172,25 @@ def build(game: str = "xiangqi", *, plies: int | None = None, speed: float = 1.0
     def press(side: Color) -> None:
         simulator = box[0].clock.simulator if box else None
         if simulator is not None and simulator.plugged:
+            taken = len(box[0].report.presses)
             simulator.device.press(side)
+            if speed <= 0:
+                # Faster than real time the video would run on while the press travels through the
+                # clock's serial line: the player waits until the station has taken it, as the
+                # pace of real time guarantees at speed 1.
+                deadline = time.monotonic() + PRESS_WAIT_S
+                while len(box[0].report.presses) <= taken and time.monotonic() < deadline:
+                    time.sleep(0.005)
+                time.sleep(0.02)  # and the tracker has heard it
 
     locator = BoardLocator(calibration)  # the rendered board has markers, as a printed one does
 
     def make_tracker(position):
+        # The players' set is new to the model: the first still look at the start teaches it. The
+        # clock is there: a move is complete when its player presses (FIDE 6.7), not when the
+        # hand pauses (taking a captured piece off first leaves a board a stay capture explains).
         return MoveTracker(chosen.game, position, detector, locator.calibration, wait_for_start=False,
-                           locator=locator)
+                           locator=locator, adapt_at_start=True, commit_on_press=True)
 
     station = Station(EmbeddedTarget(app, game_id), video_frames(rendered.video, float(truth["fps"]), speed,
                                                                  video_clock),

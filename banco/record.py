@@ -94,6 +94,8 @@ def describe(game: str, event) -> str | None:
         return f"ambiguous at {at}: {options}"
     if isinstance(event, ev.Occluded):
         return f"occluded at {at}: {_point_names(game, event.points)}"
+    if isinstance(event, ev.Adapted):
+        return event.summary
     if isinstance(event, ev.BoardMoved):
         return f"the board moved ({event.drift_px:.0f} px); found again by its markers"
     if isinstance(event, ev.CameraLost):
@@ -156,7 +158,8 @@ def record_video(video: Path, game: str, *, calibration: Path | None = None, clo
     detector = Detector(variant.name, cal, model, adaptation=adaptation)
     board = variant.record_board()
     # A knocked board is found again by its markers (a board without them: nothing happens).
-    tracker = MoveTracker(variant.name, board, detector, cal, commit_on_press=bool(presses), locator=BoardLocator(cal))
+    tracker = MoveTracker(variant.name, board, detector, cal, commit_on_press=bool(presses), locator=BoardLocator(cal),
+                          adapt_at_start=True)
     recording = Recording(variant.name, board.copy(), board.fen())
     total = max(source.frame_count, 1)
 

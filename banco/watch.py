@@ -121,7 +121,7 @@ def watch(
     def make_station(target, resumed: bool):
         def make_tracker(board):
             return MoveTracker(variant.name, board, detector, locator.calibration, wait_for_start=not resumed,
-                               locator=locator)
+                               locator=locator, adapt_at_start=True)
 
         return Station(target, frames_of(spec), make_tracker, clock=clock, leds=leds, time_control=control,
                        name=f"watch-{variant.name}")

@@ -162,6 +162,20 @@ class StartFound:
 
 
 @dataclass
+class Adapted:
+    """The classifier adapted itself to the set on the board from a look at the start position
+    (`vision.adapt`): `summary` says how much better it reads points it did not learn from."""
+
+    timestamp: float
+    summary: str
+    report: dict[str, Any] = field(default_factory=dict)
+    kind: ClassVar[str] = "adapted"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "timestamp": self.timestamp, "summary": self.summary, "report": self.report}
+
+
+@dataclass
 class BoardMoved:
     """The board moved under the camera (someone knocked it): its markers were found again
     `drift_px` away, and the tracker reads the points where they are now."""
@@ -200,4 +214,4 @@ class CameraBack:
 
 
 Event = (MoveCommitted | Ambiguous | Illegal | Occluded | HandOn | HandOff | PieceLifted | LiftEnded | StartFound
-         | BoardMoved | CameraLost | CameraBack)
+         | Adapted | BoardMoved | CameraLost | CameraBack)

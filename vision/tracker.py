@@ -72,6 +72,8 @@ PINNED_OTHER = 1e-9
 FULL_CHECK_S = 5.0
 # Before the game starts, the whole board is read this often.
 START_CHECK_S = 0.5
+# Adapting to the set from the start position is tried at most this often, until the first move.
+ADAPT_RETRY_S = 2.0
 # While a hand is over the board, the points of the pieces that may move are looked at this
 # often (only those whose crop changed); a piece is in the hand once its point reads empty
 # this surely, unoccluded, on LIFT_LOOKS looks in a row, and back once it reads its piece so.
@@ -101,7 +103,8 @@ class MoveTracker:
 
     def __init__(self, game: str, board: Board, detector, calibration: Calibration, *,
                  commit_on_press: bool = False, stability_s: float = STABILITY_S,
-                 wait_for_start: bool = True, max_plies: int = 4, locator=None) -> None:
+                 wait_for_start: bool = True, max_plies: int = 4, locator=None,
+                 adapt_at_start: bool = False) -> None:
         self.game = game
         self.variant = games.get(game)
         self.board = board.copy()
@@ -110,6 +113,11 @@ class MoveTracker:
         # A `calibration.markers.BoardLocator`: on still frames the markers are looked for, and a
         # bumped board is read where it now lies (`BoardMoved`).
         self.locator = locator
+        # With `adapt_at_start`, the first still look at the start position teaches the
+        # detector this set's pieces (`vision.adapt`), unless it already reads through an adaptation.
+        self.adapt_at_start = (adapt_at_start and hasattr(detector, "adapt")
+                               and getattr(detector, "adaptation", None) is None)
+        self._adapt_tried_at = -1e9
         self.commit_on_press = commit_on_press
         self.stability_s = stability_s
         self.max_plies = max_plies
@@ -176,6 +184,7 @@ class MoveTracker:
             if timestamp - self._last_full >= START_CHECK_S and still_for >= self.stability_s / 2:
                 self._last_full = timestamp
                 out.extend(self._relocate(frame, timestamp))
+                out.extend(self._adapt(frame, timestamp))
                 out.extend(self._look_for_start(frame, timestamp))
             return out
         if not self._settled:
@@ -199,6 +208,8 @@ class MoveTracker:
             self._gather(frame)
             out.extend(self._conclude(frame, timestamp))
             return out
+        if self.adapt_at_start and still_for >= self.stability_s:
+            out.extend(self._adapt(frame, timestamp))
         if timestamp - self._last_full >= FULL_CHECK_S:
             self._last_full = timestamp
             out.extend(self._relocate(frame, timestamp))
@@ -210,18 +221,26 @@ class MoveTracker:
         """A clock press: the player says the move is complete. Commit now if the board is still."""
         if not self.commit_on_press or not self.started:
             return []
+        # The press stands until a move is committed: a board still unclear at the press (a
+        # look again, a hand still leaving) commits on a later look, not at the next press.
+        self._press_pending = True
         if self.hand or not self._settled:
-            self._press_pending = True
             return []
         return self._judge(timestamp, allow_commit=True)
 
     def finish(self, timestamp: float) -> list[ev.Event]:
         """The stream ended (end of a file): judge what the last frames show, still or not."""
         frame = self._last_frame
-        if frame is None or not self.started or self._settled:
+        if frame is None or not self.started:
             return []
-        self._gather(frame)
-        return self._conclude(frame, timestamp)
+        # No press can come any more: with commit_on_press, the last look decides the last move.
+        if not self._settled:
+            self._gather(frame)
+            self._press_pending = self._press_pending or self.commit_on_press
+            return self._conclude(frame, timestamp)
+        if self.commit_on_press and self._evidence is not None:
+            return self._judge(timestamp, allow_commit=True)
+        return []
 
     def reset(self, board: Board) -> None:
         """The record changed outside the camera (a referee's correction): track from `board`."""
@@ -247,6 +266,27 @@ class MoveTracker:
         self._reference = None
         self._centres_now = None
         self._settle = _Settle(located=True)
+
+    def _adapt(self, frame: np.ndarray, timestamp: float) -> list[ev.Event]:
+        """Learn this set's pieces from a still look at the standard start position (once)."""
+        if not self.adapt_at_start:
+            return []
+        if self.board.move_stack or self.board.fen() != self.variant.starting_fen:
+            self.adapt_at_start = False  # a custom start or a game under way: nothing labels the pieces
+            return []
+        if timestamp - self._adapt_tried_at < ADAPT_RETRY_S:
+            return []
+        self._adapt_tried_at = timestamp
+        from vision.adapt import AdaptationError, adapt_to_start
+
+        try:
+            report = adapt_to_start(self.detector.classifier, [(frame, self.calibration)])
+        except AdaptationError as error:
+            log.info("not adapted yet: %s", error)
+            return []
+        self.detector.adapt(report.adaptation)
+        self.adapt_at_start = False
+        return [ev.Adapted(timestamp, report.summary(), report.to_json())]
 
     def _relocate(self, frame: np.ndarray, timestamp: float) -> list[ev.Event]:
         if self.locator is None:
@@ -355,14 +395,19 @@ class MoveTracker:
         With the frame and the crops' `rows`, an adaptation to the user's set (the detector's,
         `vision.adapt`) re-weighs the kinds; the emptiness checks of the lift watch need none."""
         c = self.detector.classifier
-        raw = c(crops)
+        adaptation = getattr(self.detector, "adaptation", None) if frame is not None and rows is not None else None
+        embeddings = None
+        if adaptation is not None and adaptation.needs_features:
+            raw, embeddings = c.probabilities_and_embeddings(crops)
+        else:
+            raw = c(crops)
         self.classified_crops += len(crops)
         occluded = raw[:, c.occluded_index] >= 0.5 if c.occluded_index is not None else np.zeros(len(raw), bool)
         names = list(c.classes)
         probs = raw[:, c.order]
-        if frame is not None and rows is not None and getattr(self.detector, "adaptation", None) is not None:
+        if adaptation is not None:
             probs = probs / np.clip(probs.sum(axis=1, keepdims=True), 1e-9, None)
-            probs = self.detector.adapted(probs, frame, [self._crop_rows[r] for r in rows])
+            probs = self.detector.adapted(probs, frame, [self._crop_rows[r] for r in rows], embeddings)
         probs = probs[:, [names.index(k) for k in self._classes]]
         return _log_rows(probs), occluded
 
@@ -514,8 +559,8 @@ class MoveTracker:
         self._evidence = self._window_evidence()
         self._settle = _Settle()
         self._settled = True
-        allow = not self.commit_on_press or self._press_pending
-        self._press_pending = False
+        # The game's first move starts the clock: no press completes it.
+        allow = not self.commit_on_press or self._press_pending or not self.board.move_stack
         return self._judge(timestamp, allow_commit=allow, check=check)
 
     def _judge(self, timestamp: float, allow_commit: bool, check: bool = False) -> list[ev.Event]:
@@ -582,6 +627,7 @@ class MoveTracker:
         for move in moves:
             self.board.push(move)
         self._last_signature = None
+        self._press_pending = False
         log.info("committed %s at %.3f", " ".join(san), timestamp)
         return ev.MoveCommitted(list(moves), san, timestamp, evidence)
 

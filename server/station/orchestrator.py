@@ -355,6 +355,8 @@ class Station:
         elif kind == "CameraBack":
             self.camera = "watching"
             self._note("camera", "camera back")
+        elif kind == "Adapted":
+            self._note("camera", getattr(event, "summary", "adapted to this set"))
         elif kind == "BoardMoved":
             drift = getattr(event, "drift_px", 0.0)
             self._note("camera", f"the board moved ({drift:.0f} px); found again by its markers")
