@@ -113,14 +113,14 @@ def video_frames(path: Path, fps: float, speed: float, clock: list[float]) -> It
 def players(truth: dict[str, Any], first: Color, press_clock: Callable[[Color], None]) -> Callable[[int, float], None]:
     """The two players: each presses the clock a moment after their hand has left the board."""
     fps = float(truth["fps"])
-    due: dict[int, Color] = {}
+    due: dict[int, list[Color]] = {}
     for entry in truth["moves"]:
         side = first if entry["ply"] % 2 == 1 else first.other
-        due[int(entry["frame_done"] + round(PRESS_AFTER_S * fps))] = side
+        # Plies played while the picture was cut end on the same frame: both players press.
+        due.setdefault(int(entry["frame_done"] + round(PRESS_AFTER_S * fps)), []).append(side)
 
     def on_frame(index: int, _timestamp: float) -> None:
-        side = due.get(index)
-        if side is not None:
+        for side in due.get(index, ()):
             press_clock(side)
 
     return on_frame

@@ -20,9 +20,9 @@ from tests.server.test_browser import ARGS, CHROMIUM
 from tests.services import require_file
 from tests.station.doubles import CameraBack, CameraLost
 
-# Games with a shipped point classifier (models/<game>-points.onnx); the Chromium test below reuses
+# Every game's demo, on its first plies; the Chromium test below reuses
 # the Xiangqi video.
-SHORT = {"xiangqi": 20, "cotoan": 12}
+SHORT = {"xiangqi": 20, "commander": 16, "cotoan": 12}
 
 
 TEST_FPS = 10  # a third fewer frames to render and read than the demo's 15; the tracker keeps up

@@ -90,23 +90,59 @@ def test_a_move_is_committed_after_the_hand_leaves_and_the_window_passes():
     assert 0 < committed.timestamp - left <= 0.5  # the stability window, not more
 
 
-def test_with_a_clock_the_press_commits():
-    camera, tracker, t = _setup(commit_on_press=True)
+def _first_move_starts_the_clock(tracker, camera, t):
+    """The game's first move starts the clock: the window commits it, no press is needed."""
     _, t = _play(tracker, camera, 0.5, t, hand=True)
     _move(camera, "h2e2")
     events, t = _play(tracker, camera, 1.0, t, hand=False)
+    assert [str(m) for e in events if isinstance(e, ev.MoveCommitted) for m in e.moves] == ["h2e2"]
+    return t
+
+
+def test_with_a_clock_the_press_commits():
+    camera, tracker, t = _setup(commit_on_press=True)
+    t = _first_move_starts_the_clock(tracker, camera, t)
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _move(camera, "h9g7")
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
     assert not any(isinstance(e, ev.MoveCommitted) for e in events)
     pressed = tracker.press(t)
-    assert [str(m) for e in pressed if isinstance(e, ev.MoveCommitted) for m in e.moves] == ["h2e2"]
+    assert [str(m) for e in pressed if isinstance(e, ev.MoveCommitted) for m in e.moves] == ["h9g7"]
 
 
 def test_a_press_while_the_hand_is_still_there_commits_when_it_leaves():
     camera, tracker, t = _setup(commit_on_press=True)
+    t = _first_move_starts_the_clock(tracker, camera, t)
     _, t = _play(tracker, camera, 0.5, t, hand=True)
-    _move(camera, "h2e2")
+    _move(camera, "h9g7")
     assert tracker.press(t) == []
     events, t = _play(tracker, camera, 1.0, t, hand=False)
-    assert [str(m) for e in events if isinstance(e, ev.MoveCommitted) for m in e.moves] == ["h2e2"]
+    assert [str(m) for e in events if isinstance(e, ev.MoveCommitted) for m in e.moves] == ["h9g7"]
+
+
+def test_a_press_stands_until_its_move_is_clear():
+    """A press while the board still says nothing clear (here: the hand pausing with the piece
+    still up) is not used up: the move commits on the look that sees it."""
+    camera, tracker, t = _setup(commit_on_press=True)
+    t = _first_move_starts_the_clock(tracker, camera, t)
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _, t = _play(tracker, camera, 1.0, t, hand=False)  # nothing changed yet
+    assert tracker.press(t) == []
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _move(camera, "h9g7")
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    assert [str(m) for e in events if isinstance(e, ev.MoveCommitted) for m in e.moves] == ["h9g7"]
+
+
+def test_at_the_end_of_a_file_the_last_look_decides_the_last_move():
+    camera, tracker, t = _setup(commit_on_press=True)
+    t = _first_move_starts_the_clock(tracker, camera, t)
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _move(camera, "h9g7")
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    assert not any(isinstance(e, ev.MoveCommitted) for e in events)
+    finished = tracker.finish(t)
+    assert [str(m) for e in finished if isinstance(e, ev.MoveCommitted) for m in e.moves] == ["h9g7"]
 
 
 def test_an_occluded_point_delays_the_decision():
