@@ -141,6 +141,7 @@ class MoveTracker:
         self._press_pending = False
         self._recheck_at: float | None = None
         self._tentative: tuple[str, ...] | None = None  # a narrow commit awaiting a second look
+        self._doubt: tuple | None = None  # an illegal or ambiguous look awaiting a second one
         self._pending_penalty: list = []
         self._lifted: int | None = None  # the row of the piece in the hand (a PieceLifted was sent)
         # Looks in a row each row read empty (or, while lifted, that row read its piece again).
@@ -604,6 +605,13 @@ class MoveTracker:
         signature = (verdict.status, tuple(verdict.points), tuple(tuple(map(str, c.moves)) for c in verdict.candidates))
         if signature == self._last_signature:
             return []
+        if verdict.status in ("illegal", "ambiguous") and signature != self._doubt:
+            # A hand that pauses mid-move (a captured piece already off, the mover still up) shows
+            # for a moment a board no legal move explains: a doubt reaches the referee and the
+            # LEDs only when the next look, RECHECK_S later, sees the same.
+            self._doubt = signature
+            return []
+        self._doubt = None
         self._last_signature = signature
         if verdict.status == "illegal":
             self._pending_penalty = list(verdict.penalty)

@@ -185,6 +185,8 @@ def test_commander_illegal_crossing_put_back_becomes_the_penalty_turn():
     attempt.set_stack_at(tr.parse_point("6,9"), [Piece(Kind.ARTILLERY, RED)])
     camera.board = attempt
     events, t = _play(tracker, camera, 1.0, t, hand=False)
+    more, t = _play(tracker, camera, 0.5, t, hand=False)
+    events += more
     illegal = [e for e in events if isinstance(e, ev.Illegal)]
     assert illegal and [str(m) for m in illegal[0].penalty] == ["P5,9_6,9"]
     _, t = _play(tracker, camera, 0.5, t, hand=True)  # the referee puts the artillery back
@@ -246,3 +248,30 @@ def test_no_lift_for_a_hidden_point_or_a_piece_of_the_side_not_to_move():
     camera.hidden = set()  # the hand moves on: the empty point is seen
     events, t = _play(tracker, camera, 0.6, t, hand=True)
     assert [e.point for e in events if isinstance(e, ev.PieceLifted)] == [games.Point(7, 2)]
+
+
+def test_a_hand_pausing_mid_move_raises_no_alarm_but_a_wrong_board_that_stays_does():
+    """Taking a captured piece off first leaves for a moment a board no legal move explains: no
+    Illegal unless the next look, RECHECK_S later, still sees it."""
+    from vision.tracker import RECHECK_S
+
+    camera, tracker, t = _setup()
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    middle = camera.board.copy()
+    middle.set_piece_at(games.Point(7, 9), None)  # a knight off the board, nothing in its place
+    camera.board = middle
+    events, t = _play(tracker, camera, RECHECK_S * 0.8, t, hand=False)  # one window, then the hand again
+    _, t = _play(tracker, camera, 0.3, t, hand=True)
+    camera.board = games.get("xiangqi").board()
+    _move(camera, "h2e2")
+    more, t = _play(tracker, camera, 1.0, t, hand=False)
+    events += more
+    assert not any(isinstance(e, ev.Illegal) for e in events)
+    assert [str(m) for e in events if isinstance(e, ev.MoveCommitted) for m in e.moves] == ["h2e2"]
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    wrong = camera.board.copy()
+    wrong.set_piece_at(games.Point(7, 9), None)
+    camera.board = wrong
+    events, t = _play(tracker, camera, 0.3 + RECHECK_S + 0.5, t, hand=False)
+    illegal = [e for e in events if isinstance(e, ev.Illegal)]
+    assert illegal and games.Point(7, 9) in illegal[0].points
