@@ -9,7 +9,9 @@ cut from the picture per game) both trackers read the same 1280×720 frames:
 - **naive**: the same motion gate, then on the first still frame every point classified and
   the legal move committed that explains the most changed points (no smoothing, no window).
 
-Printed per tracker: games recovered whole, moves recovered in order, spurious moves,
+Printed per tracker: games recovered whole, moves recovered in order (their text equal to the
+truth's), positions in order (the same position after each ply: a Cờ Toán capture made by
+another operation than the truth's, which no camera can tell, counts here only), spurious moves,
 illegal moves reported, latency from the hand leaving the board (the truth's frame_done) to
 the commit (median, p95), frames per second through the tracker (decoding excluded), and
 the ratios banco / naive.
@@ -83,6 +85,7 @@ class Score:
     whole: int = 0
     truth_moves: int = 0
     recovered: int = 0
+    positions: int = 0  # plies whose position matches the truth's, in order (the camera's own view)
     spurious: int = 0
     illegal_truth: int = 0
     illegal_reported: int = 0
@@ -99,6 +102,7 @@ class Score:
         median = statistics.median(lat) * 1000 if lat else float("nan")
         p95 = float(np.percentile(lat, 95)) * 1000 if lat else float("nan")
         return (f"{self.name:7s} games whole {self.whole}/{self.games}  moves {self.recovered}/{self.truth_moves}  "
+                f"positions {self.positions}/{self.truth_moves}  "
                 f"spurious {self.spurious}  illegal reported {self.illegal_reported}/{self.illegal_truth}  "
                 f"latency median {median:.0f} ms p95 {p95:.0f} ms  {self.fps:.1f} frames/s")
 
@@ -133,6 +137,7 @@ def judge(events: list, truth: dict, score: Score) -> None:
     score.recovered += matched
     score.spurious += max(0, len(committed) - matched) if matched == len(expected) else 0
     score.whole += int(matched == len(expected) == len(committed))
+    score.positions += same_positions(events, truth)
     for index in range(matched):
         move = truth["moves"][index]
         if move.get("cut"):
@@ -147,6 +152,24 @@ def judge(events: list, truth: dict, score: Score) -> None:
                     <= wrong["frame_restored"] / fps + 0.5 and spots & set(e.points):
                 score.illegal_reported += 1
                 break
+
+
+def same_positions(events: list, truth: dict) -> int:
+    """How many plies, in order, reach the truth's position. A Cờ Toán capture can be made by
+    several operations (RULES.md D14) that leave the same position: the camera cannot see which
+    one the player used, so it counts here although its text differs from the truth's."""
+    variant = games.get(truth["game"])
+    expected, seen = variant.board(truth["start_fen"]), variant.board(truth["start_fen"])
+    reader = variant.notation()
+    moves = [m for e in events if isinstance(e, ev.MoveCommitted) for m in e.moves]
+    count = 0
+    for entry, move in zip(truth["moves"], moves, strict=False):
+        expected.push(reader.parse(expected, entry["move"]))
+        seen.push(move)
+        if seen.fen() != expected.fen():
+            break
+        count += 1
+    return count
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -173,12 +196,13 @@ def main(argv: list[str] | None = None) -> int:
             cal = profile.from_dict(truth["calibration"])
             detector = Detector(game, cal)
             variant = games.get(game)
-            before = (ours.recovered, naive.recovered)
+            before = (ours.recovered, naive.recovered, ours.positions)
             run_one(MoveTracker(game, variant.board(truth["start_fen"]), detector, cal), rendered.video, truth, ours)
             run_one(NaiveTracker(game, variant.board(truth["start_fen"]), detector, cal), rendered.video, truth, naive)
             print(f"{game} seed {spec['seed']}: {len(truth['moves'])} plies at {truth['fps']:g} fps "
                   f"(render {render_s:.0f} s): banco {ours.recovered - before[0]}, naive "
-                  f"{naive.recovered - before[1]} moves in order", flush=True)
+                  f"{naive.recovered - before[1]} moves in order; banco {ours.positions - before[2]} positions",
+                  flush=True)
     print()
     print(ours.line())
     print(naive.line())

@@ -13,8 +13,11 @@ a hand. The classifier runs only once the area has been still for the stability 
 and only on points whose crop changed since the last stable view (plus a full check now and
 then while nothing moves). The probabilities of the still frames of the window are averaged
 per point (in log space) before `vision.inference.decide` judges them against the last
-legal position. A move is committed at the end of the stability window, or — with a clock
-(`commit_on_press=True`) — at the press that follows it (FIDE 6.7: the press completes it).
+legal position. A move is committed at the end of the stability window (a narrow one after a
+second look one window later), or — with a clock (`commit_on_press=True`) — at the press that
+follows it (FIDE 6.7: the press completes it). While a hand is over the board, the points of
+the pieces that may move are looked at now and then: a piece seen on its point and then
+clearly gone is in the hand (`PieceLifted`, then `LiftEnded` when it is back or the hand left).
 
 The tracker keeps its own copy of the board and advances it on every `MoveCommitted`; the
 receiver pushes the same moves to the record. It never pushes anything elsewhere.
