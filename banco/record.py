@@ -102,8 +102,17 @@ def describe(game: str, event) -> str | None:
         return f"camera lost at {at}"
     if isinstance(event, ev.CameraBack):
         return f"camera back at {at}"
-    if isinstance(event, ev.MoveCommitted) and len(event.moves) > 1:
-        return f"{len(event.moves)} plies seen together at {at}"
+    if isinstance(event, ev.MoveCommitted):
+        notes = []
+        if len(event.moves) > 1:
+            notes.append(f"{len(event.moves)} plies seen together at {at}")
+        others = [" ".join(alt) for alt in (event.evidence or {}).get("alternatives", [])]
+        if others:
+            # Same position either way (a capture by another operation, another piece firing in
+            # place): the record names the likeliest; the referee may change it.
+            notes.append(f"{' '.join(event.san)} or {', '.join(others)}: the same position, "
+                         "the camera cannot tell which")
+        return "; ".join(notes) or None
     return None
 
 

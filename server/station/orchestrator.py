@@ -404,6 +404,11 @@ class Station:
             self._note("ignored", "a move after the end of the game was not recorded")
             return
         self._illegal, self._lifted, self._candidates = frozenset(), None, []
+        others = [" ".join(alt) for alt in evidence.get("alternatives", [])]
+        if others:
+            # Same position either way: the record names the likeliest, the referee may change it.
+            self._note("camera", f"{' '.join(str(m) for m in moves)} or {', '.join(others)}: the same position, "
+                       "the camera cannot tell which")
         for index, move in enumerate(moves):
             await self._flush_pending()
             side = self.board.turn

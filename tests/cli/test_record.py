@@ -76,3 +76,18 @@ def test_no_start_position_is_a_clear_failure(tmp_path):
     result = runner.invoke(app, ["record", str(rendered.video), "--out", str(tmp_path / "x.pgn")])
     assert result.exit_code != 0
     assert "no start position found" in result.output
+
+
+def test_a_commit_the_camera_could_not_tell_from_another_names_both():
+    """A capture by another operation (Cờ Toán) or by another piece firing in place (Cờ Tư Lệnh)
+    leaves the same position: the record says which other reading there was."""
+    import games
+    from banco.record import describe
+    from vision import events as ev
+
+    board = games.get("xiangqi").board()
+    move = next(iter(board.legal_moves))
+    both = ev.MoveCommitted([move], ["8:7xi11"], 3.0, {"alternatives": [["8-7xi11"]]})
+    assert describe("xiangqi", both) == "8:7xi11 or 8-7xi11: the same position, the camera cannot tell which"
+    alone = ev.MoveCommitted([move], ["h2e2"], 3.0, {"margin": 9.0})
+    assert describe("xiangqi", alone) is None
