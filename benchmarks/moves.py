@@ -197,8 +197,12 @@ def main(argv: list[str] | None = None) -> int:
             detector = Detector(game, cal)
             variant = games.get(game)
             before = (ours.recovered, naive.recovered, ours.positions)
-            run_one(MoveTracker(game, variant.board(truth["start_fen"]), detector, cal), rendered.video, truth, ours)
-            run_one(NaiveTracker(game, variant.board(truth["start_fen"]), detector, cal), rendered.video, truth, naive)
+            # banco's tracker adapts the detector to the set at the start, as a station does; the
+            # naive one then reads through the same adaptation (recognition alike, tracking compared).
+            run_one(MoveTracker(game, variant.record_board(truth["start_fen"]), detector, cal, adapt_at_start=True),
+                    rendered.video, truth, ours)
+            run_one(NaiveTracker(game, variant.record_board(truth["start_fen"]), detector, cal), rendered.video,
+                    truth, naive)
             print(f"{game} seed {spec['seed']}: {len(truth['moves'])} plies at {truth['fps']:g} fps "
                   f"(render {render_s:.0f} s): banco {ours.recovered - before[0]}, naive "
                   f"{naive.recovered - before[1]} moves in order; banco {ours.positions - before[2]} positions",
