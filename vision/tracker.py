@@ -37,6 +37,7 @@ from calibration import Calibration
 from games import Board, Point
 from vision import events as ev
 from vision import inference as inf
+from vision.classes import EMPTY
 from vision.crops import CropExtractor
 
 log = logging.getLogger(__name__)
@@ -77,6 +78,8 @@ FULL_CHECK_S = 5.0
 START_CHECK_S = 0.5
 # Adapting to the set from the start position is tried at most this often, until the first move.
 ADAPT_RETRY_S = 2.0
+# Without a clock, a move that only takes pieces off commits once the board has been still this long.
+REMOVAL_WAIT_S = 2.5
 # While a hand is over the board, the points of the pieces that may move are looked at this
 # often (only those whose crop changed); a piece is in the hand once its point reads empty
 # this surely, unoccluded, on LIFT_LOOKS looks in a row, and back once it reads its piece so.
@@ -128,6 +131,7 @@ class MoveTracker:
         self.points = list(self.variant.geometry.points())
         self.started = not wait_for_start
         self._classes = inf.game_classes(game)
+        self._empty_index = self._classes.index(EMPTY)
         self._n = len(self.points)
         self._evidence: inf.Evidence | None = None  # the last window's, judged on a press
         self._reference: np.ndarray | None = None  # per-point crop centres at the last legal position
@@ -596,6 +600,13 @@ class MoveTracker:
                 self._tentative = named
                 self._recheck_at = timestamp + self.stability_s
                 return []
+            still_for = timestamp - self.last_motion
+            if not self.commit_on_press and still_for < REMOVAL_WAIT_S and self._only_removes(verdict.moves):
+                # A piece taken off and nothing else changed (a Commander stay capture, an aircraft
+                # shot down) is also how every capture by replacement begins: the hand may be
+                # coming back with the capturer. Without a clock press to say so, wait.
+                self._recheck_at = self.last_motion + REMOVAL_WAIT_S
+                return []
             event = self._commit(verdict.moves, timestamp, {
                 "margin": round(verdict.margin, 2), "changed": [list(p) for p in verdict.changed],
                 "hand_left": self.last_motion,
@@ -624,6 +635,16 @@ class MoveTracker:
             return [ev.Occluded(verdict.points, timestamp)]
         return [ev.Ambiguous([c.moves for c in verdict.candidates], [c.score for c in verdict.candidates],
                              timestamp, [self._write(c.moves) for c in verdict.candidates])]
+
+    def _only_removes(self, moves) -> bool:
+        """Whether `moves` only take pieces off (no point comes to show a piece it did not)."""
+        board = self.board.copy()
+        before = self.rules.view(board)
+        for move in moves:
+            self.rules.push(board, move)
+        after = self.rules.view(board)
+        changed = after != before
+        return bool(changed.any()) and not bool((after[changed] != self._empty_index).any())
 
     def _write(self, moves) -> list[str]:
         board = self.board.copy()

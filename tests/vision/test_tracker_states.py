@@ -275,3 +275,26 @@ def test_a_hand_pausing_mid_move_raises_no_alarm_but_a_wrong_board_that_stays_do
     events, t = _play(tracker, camera, 0.3 + RECHECK_S + 0.5, t, hand=False)
     illegal = [e for e in events if isinstance(e, ev.Illegal)]
     assert illegal and games.Point(7, 9) in illegal[0].points
+
+
+def test_without_a_clock_a_move_that_only_takes_a_piece_off_waits_for_the_hand_to_stay_away():
+    """A Commander stay capture (the target goes, the attacker stays) looks like the first half
+    of every capture by replacement: without a press it commits only after REMOVAL_WAIT_S still."""
+    from models.synth.playout import random_game
+    from vision.tracker import REMOVAL_WAIT_S
+
+    variant = games.get("commander")
+    moves = random_game("commander", 80, seed=3)
+    ply = next(i for i, text in enumerate(moves) if "@_" in text)
+    board = variant.record_board()
+    for text in moves[:ply]:
+        board.push(variant.parse_move(board, text))
+    camera = ScriptedCamera("commander", board.copy())
+    tracker = MoveTracker("commander", board, camera, _calibration("commander"), wait_for_start=False)
+    _, t = _play(tracker, camera, 1.0, 0.0, hand=False)
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _move(camera, moves[ply])
+    events, t = _play(tracker, camera, REMOVAL_WAIT_S - 0.5, t, hand=False)
+    assert not any(isinstance(e, ev.MoveCommitted) for e in events)
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    assert [s for e in events if isinstance(e, ev.MoveCommitted) for s in e.san] == [moves[ply]]
