@@ -159,7 +159,7 @@ def same_positions(events: list, truth: dict) -> int:
     several operations (RULES.md D14) that leave the same position: the camera cannot see which
     one the player used, so it counts here although its text differs from the truth's."""
     variant = games.get(truth["game"])
-    expected, seen = variant.board(truth["start_fen"]), variant.board(truth["start_fen"])
+    expected, seen = variant.record_board(truth["start_fen"]), variant.record_board(truth["start_fen"])
     reader = variant.notation()
     moves = [m for e in events if isinstance(e, ev.MoveCommitted) for m in e.moves]
     count = 0

@@ -79,7 +79,7 @@ START_CHECK_S = 0.5
 # Adapting to the set from the start position is tried at most this often, until the first move.
 ADAPT_RETRY_S = 2.0
 # Without a clock, a move that only takes pieces off commits once the board has been still this long.
-REMOVAL_WAIT_S = 2.5
+REMOVAL_WAIT_S = 1.5
 # While a hand is over the board, the points of the pieces that may move are looked at this
 # often (only those whose crop changed); a piece is in the hand once its point reads empty
 # this surely, unoccluded, on LIFT_LOOKS looks in a row, and back once it reads its piece so.
