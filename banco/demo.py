@@ -209,8 +209,20 @@ def run_headless(run: DemoRun):
     return asyncio.run(headless(run.app, lambda: run.station))
 
 
+def recorded_as_source(run: DemoRun) -> tuple[int, int]:
+    """How many plies, from the first, the record holds exactly as the source; and the source's."""
+    snapshot = run.app.state.recorder.snapshot(run.game_id)
+    recorded = snapshot["moves"][snapshot["default_notation"]]
+    same = 0
+    for ours, theirs in zip(recorded, run.moves, strict=False):
+        if ours != theirs:
+            break
+        same += 1
+    return same, len(run.moves)
+
+
 def main(game: str, speed: float, host: str, port: int, plies: int | None, keep_serving: bool = True,
-         echo: Callable[[str], None] = print) -> None:
+         echo: Callable[[str], None] = print, headless: bool = False) -> bool:
     """`banco demo`: render or find the video, then serve the live page while the station records."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -238,6 +250,15 @@ def main(game: str, speed: float, host: str, port: int, plies: int | None, keep_
         rendered = render(chosen, plies, progress)
     if task is not None:
         echo(f"rendered {rendered.video} in {time.monotonic() - started:.0f} s (cached for next time)")
+    if headless:
+        # No pages: the station reads the video to its end, then the record is checked against the source.
+        run = build(game, plies=plies, speed=speed, rendered=rendered)
+        report = run_headless(run)
+        same, total = recorded_as_source(run)
+        stored = len(report.stored)
+        echo(f"recorded {stored} plies; the first {same} of the source's {total} as the source"
+             + ("" if same == total == stored else " — the record differs"))
+        return same == total == stored
     run = build(game, plies=plies, speed=speed, exit_at_end=False, rendered=rendered)
     token = run.app.state.settings.referee_token
     port = free_port(host, port)

@@ -186,6 +186,9 @@ def demo(
     plies: Annotated[int | None, typer.Option(help="only the first PLIES plies of the game")] = None,
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="port (the next free one if taken)")] = 8000,
+    headless: Annotated[bool, typer.Option(
+        "--headless", help="no pages: read the whole video, then check the record against the game (exit 1 "
+                           "if it differs)")] = False,
 ) -> None:
     """A station on a rendered video of a real game, with the simulated clock and LED board,
     and the live page (its URL is printed). The first run renders the video (a minute or two)."""
@@ -196,6 +199,8 @@ def demo(
     if plies is not None and plies < 1:
         _fail(f"--plies {plies} must be at least 1")
     try:
-        main(game, speed, host, port, plies, echo=typer.echo)
+        same = main(game, speed, host, port, plies, echo=typer.echo, headless=headless)
     except ValueError as error:
         _fail(str(error))
+    if headless and not same:
+        raise typer.Exit(1)
