@@ -97,7 +97,7 @@ def describe(game: str, event) -> str | None:
     if isinstance(event, ev.Adapted):
         return event.summary
     if isinstance(event, ev.BoardMoved):
-        return f"the board moved ({event.drift_px:.0f} px); found again by its markers"
+        return event.note()
     if isinstance(event, ev.CameraLost):
         return f"camera lost at {at}"
     if isinstance(event, ev.CameraBack):
@@ -106,12 +106,9 @@ def describe(game: str, event) -> str | None:
         notes = []
         if len(event.moves) > 1:
             notes.append(f"{len(event.moves)} plies seen together at {at}")
-        others = [" ".join(alt) for alt in (event.evidence or {}).get("alternatives", [])]
-        if others:
-            # Same position either way (a capture by another operation, another piece firing in
-            # place): the record names the likeliest; the referee may change it.
-            notes.append(f"{' '.join(event.san)} or {', '.join(others)}: the same position, "
-                         "the camera cannot tell which")
+        same_position = event.same_position_note()
+        if same_position:
+            notes.append(same_position)
         return "; ".join(notes) or None
     return None
 

@@ -25,6 +25,10 @@ def _points(points: list[Point]) -> list[list[int]]:
     return [[p.file, p.rank] for p in points]
 
 
+def _point(point: Point) -> list[int]:
+    return [point.file, point.rank]
+
+
 @dataclass
 class MoveCommitted:
     """One move, or a short sequence the camera partly missed, that the rules engine accepts.
@@ -43,6 +47,15 @@ class MoveCommitted:
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "timestamp": self.timestamp, "san": list(self.san), "evidence": self.evidence}
+
+    def same_position_note(self) -> str | None:
+        """When other readings lead to the same position (a capture by another operation, another
+        piece firing in place), what the record and the referee are told: the record names the
+        likeliest, the referee may change it."""
+        others = [" ".join(alt) for alt in (self.evidence or {}).get("alternatives", [])]
+        if not others:
+            return None
+        return f"{' '.join(self.san)} or {', '.join(others)}: the same position, the camera cannot tell which"
 
 
 @dataclass
@@ -130,7 +143,7 @@ class PieceLifted:
     kind: ClassVar[str] = "lifted"
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "timestamp": self.timestamp, "point": [self.point.file, self.point.rank]}
+        return {"kind": self.kind, "timestamp": self.timestamp, "point": _point(self.point)}
 
 
 @dataclass
@@ -143,7 +156,7 @@ class LiftEnded:
     kind: ClassVar[str] = "lift_ended"
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "timestamp": self.timestamp, "point": [self.point.file, self.point.rank]}
+        return {"kind": self.kind, "timestamp": self.timestamp, "point": _point(self.point)}
 
 
 @dataclass
@@ -186,6 +199,10 @@ class BoardMoved:
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "timestamp": self.timestamp, "drift_px": round(self.drift_px, 1)}
+
+    def note(self) -> str:
+        """What the record and the referee are told."""
+        return f"the board moved ({self.drift_px:.0f} px); found again by its markers"
 
 
 @dataclass

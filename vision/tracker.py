@@ -38,7 +38,6 @@ from games import Board, Point
 from vision import events as ev
 from vision import inference as inf
 from vision.classes import EMPTY
-from vision.crops import CropExtractor
 
 log = logging.getLogger(__name__)
 
@@ -268,8 +267,6 @@ class MoveTracker:
         self.calibration = calibration
         if hasattr(self.detector, "recalibrate"):
             self.detector.recalibrate(calibration)
-        elif hasattr(self.detector, "extractor"):
-            self.detector.extractor = CropExtractor(calibration, self.detector.extractor.size)
         self._make_gate(calibration)
         self._reference = None
         self._centres_now = None
@@ -494,7 +491,6 @@ class MoveTracker:
             return []
         self._last_lift_look = timestamp
         rows, probs, occluded, unchanged = self._lift_read(frame)
-        empty = self._classes.index("empty")
         view = self.rules.view(self.board)
         if self._lifted is not None:
             k = rows.index(self._lifted) if self._lifted in rows else None
@@ -511,7 +507,7 @@ class MoveTracker:
                 continue
             if probs[k, view[row]] >= LIFT_SURE:
                 present.add(row)
-            elif probs[k, empty] >= LIFT_SURE and row in self._present:
+            elif probs[k, self._empty_index] >= LIFT_SURE and row in self._present:
                 # Only a piece seen on its point since the board last looked right can be in the
                 # hand (a point found empty at once was emptied unseen: a move the camera missed).
                 runs[row] = self._lift_runs.get(row, 0) + 1

@@ -98,10 +98,10 @@ def random_game(game: str, plies: int | None = None, seed: int = 0, start_fen: s
             order = rng.choices(range(len(legal)), weights=weights, k=min(len(legal), 8))
             order += [i for i in rng.sample(range(len(legal)), len(legal)) if i not in order]
             chosen = None
-            looks = _ViewsOfMoves(board, legal) if variant.name == "commander" else None
+            distinct = _told_apart(board, legal) if variant.name == "commander" else None
             for index in order:
                 move = legal[index]
-                if looks is not None and not looks.unique(move):
+                if distinct is not None and index not in distinct:
                     continue
                 text = notation.format(board, move)
                 board.push(move)
@@ -122,23 +122,18 @@ def random_game(game: str, plies: int | None = None, seed: int = 0, start_fen: s
     raise PlayoutError(f"no {wanted} found in {attempts} tries (seed {seed})")
 
 
-class _ViewsOfMoves:
-    """What the camera would see after each legal move, to keep moves it could not tell apart
-    out of rendered games."""
+def _told_apart(board, legal) -> set[int]:
+    """Indices of the legal moves whose result the camera can tell from every other's (Commander
+    Chess: a stack shows only its carrier), to keep the others out of rendered games."""
+    from collections import Counter
 
-    def __init__(self, board, legal) -> None:
-        from vision.inference import rules_for
+    from vision.inference import rules_for
 
-        self.board = board
-        rules = rules_for("commander")
-        self.views: dict = {}
-        self.count: dict[bytes, int] = {}
-        for move in legal:
-            board.push(move)
-            key = rules.view(board).tobytes()
-            board.pop()
-            self.views[id(move)] = key
-            self.count[key] = self.count.get(key, 0) + 1
-
-    def unique(self, move) -> bool:
-        return self.count[self.views[id(move)]] == 1
+    rules = rules_for("commander")
+    views = []
+    for move in legal:
+        board.push(move)
+        views.append(rules.view(board).tobytes())
+        board.pop()
+    seen = Counter(views)
+    return {index for index, view in enumerate(views) if seen[view] == 1}

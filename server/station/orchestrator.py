@@ -326,7 +326,9 @@ class Station:
     async def _handle(self, event: object) -> None:
         kind = _kind(event)
         if kind == "MoveCommitted":
-            await self._moves_seen(list(event.moves), event.timestamp, (getattr(event, "evidence", None) or {}))
+            same_position = event.same_position_note() if hasattr(event, "same_position_note") else None
+            await self._moves_seen(list(event.moves), event.timestamp, (getattr(event, "evidence", None) or {}),
+                                   same_position)
         elif kind == "Ambiguous":
             await self._ambiguous(event)
         elif kind == "Illegal":
@@ -358,8 +360,7 @@ class Station:
         elif kind == "Adapted":
             self._note("camera", getattr(event, "summary", "adapted to this set"))
         elif kind == "BoardMoved":
-            drift = getattr(event, "drift_px", 0.0)
-            self._note("camera", f"the board moved ({drift:.0f} px); found again by its markers")
+            self._note("camera", event.note())
         elif kind == "StartFound":
             self._note("camera", f"start position found: {getattr(event, 'fen', '')}", quiet=True)
         elif isinstance(event, Tick):
@@ -390,25 +391,21 @@ class Station:
                 # come any more, so wait in real time, handling what arrives meanwhile.
                 self._loop.call_later(END_GRACE_WALL_S, self.post, PressWaitOver())
         elif isinstance(event, PressWaitOver):
-            if self._pending is not None:
-                self._note("press", f"no clock press for {self._pending.text}; recorded with the clock's reading")
-            await self._flush_pending()
+            await self._store_without_press()
         elif kind in ("CommandRejected", "CommandLost"):
             self._note("device", f"{event.device}: {kind} {event.command}")
         else:
             log.debug("station: ignored %s", kind)
 
-    async def _moves_seen(self, moves: list, timestamp: float, evidence: dict) -> None:
+    async def _moves_seen(self, moves: list, timestamp: float, evidence: dict,
+                          same_position: str | None = None) -> None:
         """The tracker committed one move (or several it recovered after a blind spell)."""
         if self._result != "*":
             self._note("ignored", "a move after the end of the game was not recorded")
             return
         self._illegal, self._lifted, self._candidates = frozenset(), None, []
-        others = [" ".join(alt) for alt in evidence.get("alternatives", [])]
-        if others:
-            # Same position either way: the record names the likeliest, the referee may change it.
-            self._note("camera", f"{' '.join(str(m) for m in moves)} or {', '.join(others)}: the same position, "
-                       "the camera cannot tell which")
+        if same_position:
+            self._note("camera", same_position)
         for index, move in enumerate(moves):
             await self._flush_pending()
             side = self.board.turn
@@ -492,8 +489,7 @@ class Station:
         pending = self._pending
         if pending is not None and timestamp - pending.timestamp >= PRESS_GRACE_S \
                 and time.monotonic() - pending.wall >= PRESS_GRACE_WALL_S:
-            self._note("press", f"no clock press for {pending.text}; recorded with the clock's reading")
-            await self._flush_pending()
+            await self._store_without_press()
         now = time.monotonic()
         while self._presses and timestamp - self._presses[0].timestamp >= PRESS_GRACE_S \
                 and now - self._presses[0].wall >= PRESS_GRACE_WALL_S:
@@ -501,6 +497,12 @@ class Station:
             held = self._presses.popleft()
             self._note("press", f"{held.press.side.name.lower()} pressed the clock but no move of theirs was seen; "
                        "the press is not bound to a move")
+
+    async def _store_without_press(self) -> None:
+        """The move waiting for its press has waited long enough: store it with the clock's reading."""
+        if self._pending is not None:
+            self._note("press", f"no clock press for {self._pending.text}; recorded with the clock's reading")
+        await self._flush_pending()
 
     async def _flush_pending(self) -> None:
         pending, self._pending = self._pending, None

@@ -90,24 +90,33 @@ def test_a_move_is_committed_after_the_hand_leaves_and_the_window_passes():
     assert 0 < committed.timestamp - left <= 0.5  # the stability window, not more
 
 
+def _committed(events) -> list[str]:
+    return [str(m) for e in events if isinstance(e, ev.MoveCommitted) for m in e.moves]
+
+
 def _first_move_starts_the_clock(tracker, camera, t):
     """The game's first move starts the clock: the window commits it, no press is needed."""
     _, t = _play(tracker, camera, 0.5, t, hand=True)
     _move(camera, "h2e2")
     events, t = _play(tracker, camera, 1.0, t, hand=False)
-    assert [str(m) for e in events if isinstance(e, ev.MoveCommitted) for m in e.moves] == ["h2e2"]
+    assert _committed(events) == ["h2e2"]
     return t
 
 
-def test_with_a_clock_the_press_commits():
+def _second_move_awaiting_its_press():
+    """With a clock, after the first move: the second is made and the board is still, unpressed."""
     camera, tracker, t = _setup(commit_on_press=True)
     t = _first_move_starts_the_clock(tracker, camera, t)
     _, t = _play(tracker, camera, 0.5, t, hand=True)
     _move(camera, "h9g7")
     events, t = _play(tracker, camera, 1.0, t, hand=False)
-    assert not any(isinstance(e, ev.MoveCommitted) for e in events)
-    pressed = tracker.press(t)
-    assert [str(m) for e in pressed if isinstance(e, ev.MoveCommitted) for m in e.moves] == ["h9g7"]
+    assert _committed(events) == []
+    return tracker, t
+
+
+def test_with_a_clock_the_press_commits():
+    tracker, t = _second_move_awaiting_its_press()
+    assert _committed(tracker.press(t)) == ["h9g7"]
 
 
 def test_a_press_while_the_hand_is_still_there_commits_when_it_leaves():
@@ -117,7 +126,7 @@ def test_a_press_while_the_hand_is_still_there_commits_when_it_leaves():
     _move(camera, "h9g7")
     assert tracker.press(t) == []
     events, t = _play(tracker, camera, 1.0, t, hand=False)
-    assert [str(m) for e in events if isinstance(e, ev.MoveCommitted) for m in e.moves] == ["h9g7"]
+    assert _committed(events) == ["h9g7"]
 
 
 def test_a_press_stands_until_its_move_is_clear():
@@ -131,18 +140,12 @@ def test_a_press_stands_until_its_move_is_clear():
     _, t = _play(tracker, camera, 0.5, t, hand=True)
     _move(camera, "h9g7")
     events, t = _play(tracker, camera, 1.0, t, hand=False)
-    assert [str(m) for e in events if isinstance(e, ev.MoveCommitted) for m in e.moves] == ["h9g7"]
+    assert _committed(events) == ["h9g7"]
 
 
 def test_at_the_end_of_a_file_the_last_look_decides_the_last_move():
-    camera, tracker, t = _setup(commit_on_press=True)
-    t = _first_move_starts_the_clock(tracker, camera, t)
-    _, t = _play(tracker, camera, 0.5, t, hand=True)
-    _move(camera, "h9g7")
-    events, t = _play(tracker, camera, 1.0, t, hand=False)
-    assert not any(isinstance(e, ev.MoveCommitted) for e in events)
-    finished = tracker.finish(t)
-    assert [str(m) for e in finished if isinstance(e, ev.MoveCommitted) for m in e.moves] == ["h9g7"]
+    tracker, t = _second_move_awaiting_its_press()
+    assert _committed(tracker.finish(t)) == ["h9g7"]
 
 
 def test_an_occluded_point_delays_the_decision():
