@@ -45,3 +45,24 @@ def test_the_demo_games_are_legal_and_the_engine_games_complete(game):
         assert "wukong-xiangqi" in chosen.source  # the cited source of the master game
     else:
         assert board.outcome() is not None  # a complete game: it ends by the rules
+
+
+def test_demo_headless_checks_the_record_against_the_game(tmp_path, monkeypatch):
+    monkeypatch.setenv("BANCO_CACHE_DIR", str(tmp_path))
+    code, output = banco("demo", "--game", "cotoan", "--plies", "4", "--speed", "0", "--headless")
+    assert code == 0, output
+    assert output.splitlines()[-1] == "recorded 4 plies; the first 4 of the source's 4 as the source"
+
+
+def test_recorded_as_source_counts_from_the_first_ply_and_stops_at_a_difference():
+    from types import SimpleNamespace
+
+    from banco.demo import recorded_as_source
+
+    class Recorder:
+        def snapshot(self, _game_id):
+            return {"default_notation": "n", "moves": {"n": ["a", "x", "c"]}}
+
+    run = SimpleNamespace(app=SimpleNamespace(state=SimpleNamespace(recorder=Recorder())), game_id=1,
+                          moves=["a", "b", "c", "d"])
+    assert recorded_as_source(run) == (1, 4)
