@@ -17,6 +17,7 @@ import contextlib
 import os
 import select
 import socket
+import tempfile
 import threading
 import time
 import tty
@@ -270,9 +271,17 @@ class PtyEndpoint:
 
     def __init__(self, link: str | None = None) -> None:
         self.link = link
+        self._own_directory = ""
         self.master = -1
         self._slave = -1
         self.slave_path = ""
+
+    @classmethod
+    def private(cls, name: str) -> PtyEndpoint:
+        """An endpoint whose stable path lies in a fresh directory of its own, removed at `dispose`."""
+        endpoint = cls(os.path.join(tempfile.mkdtemp(prefix="banco-sim-"), name))
+        endpoint._own_directory = os.path.dirname(endpoint.link)
+        return endpoint
 
     @property
     def path(self) -> str:
@@ -302,6 +311,12 @@ class PtyEndpoint:
         if self.link:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(self.link)
+
+    def dispose(self) -> None:
+        self.close()
+        if self._own_directory:
+            with contextlib.suppress(OSError):
+                os.rmdir(self._own_directory)
 
     def fileno(self) -> int:
         return self.master
@@ -352,6 +367,9 @@ class TcpEndpoint:
             if sock is not None:
                 sock.close()
         self.client = self.server = None
+
+    def dispose(self) -> None:
+        self.close()
 
     def fileno(self) -> int:
         if self.client is not None:
@@ -417,7 +435,7 @@ class Simulator:
         if self._thread is not None:
             self._thread.join(timeout=5)
         with self._plug_lock:
-            self.endpoint.close()
+            self.endpoint.dispose()
             self.plugged = False
 
     def __enter__(self) -> Simulator:

@@ -226,13 +226,19 @@ class StripLeds(NullLeds):
 
 
 def simulated(kind: str, grid: tuple[int, int] = (9, 10), now_ms: Callable[[], int] | None = None) -> Simulator:
-    """A virtual banco device behind a fresh pseudo-terminal, running on its own thread."""
+    """A virtual banco device behind a fresh pseudo-terminal, running on its own thread.
+
+    The host reaches it through a symlink in a private directory, as a real device through
+    ``/dev/serial/by-id/...``: once unplugged, a pty's ``/dev/pts/N`` goes back to the kernel,
+    which hands it to the next process asking for one, and a station reconnecting to the bare
+    number would talk to another program's device.
+    """
     def boot() -> VirtualDevice:
         if now_ms is None:
             return VirtualDevice(kind, grid=grid)
         return VirtualDevice(kind, grid=grid, now_ms=now_ms)
 
-    return Simulator(boot, PtyEndpoint()).start()
+    return Simulator(boot, PtyEndpoint.private(kind)).start()
 
 
 def open_clock(spec: str | None, sink: Sink, *, timed: bool, now_ms: Callable[[], int] | None = None,
