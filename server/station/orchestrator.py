@@ -142,7 +142,8 @@ class Station:
 
     `source` yields ``(frame, timestamp)`` pairs, and may yield `vision` camera events
     (``CameraLost``/``CameraBack``) between them. `make_tracker(board)` builds the tracker
-    (`vision.tracker.MoveTracker` or anything with ``feed``/``press``/``reset``).
+    (`vision.tracker.MoveTracker` or anything with ``feed``/``press``/``reset``); a tracker with a
+    ``commit_on_press`` flag gets it set while a clock device is connected, cleared otherwise.
     `on_frame(index, timestamp)` is called on the camera thread after each frame (the demo's
     players press the simulated clock from it). With `exit_at_end` the station stops when the
     source ends and everything is stored; otherwise it keeps serving until `stop()`.
@@ -229,6 +230,7 @@ class Station:
         try:
             self._set_clock(snapshot)
             self.tracker = self.make_tracker(self.board.copy())
+            self._follow_clock_presses()
             self._show_leds()
             camera = threading.Thread(target=self._camera, name=f"banco-camera-{self.name}", daemon=True)
             camera.start()
@@ -376,8 +378,10 @@ class Station:
             await self._flag(FlagEvent(event.side, event.t_dev_ms))
         elif isinstance(event, DeviceConnected):
             self._note("device", f"{event.device} {'reconnected' if event.reconnect else 'connected'} on {event.port}")
+            self._follow_clock_presses()
         elif isinstance(event, DeviceDisconnected):
             self._note("device", f"{event.device} disconnected: {event.reason}")
+            self._follow_clock_presses()
         elif isinstance(event, Retry):
             await self._drain_outbox()
         elif isinstance(event, RecordChanged):
@@ -431,6 +435,20 @@ class Station:
         self._start_clock_if_needed(timestamp)
         await self._drain_outbox()
         self._after_move()
+
+    def _follow_clock_presses(self) -> None:
+        """A connected clock's press is the moment a move is complete (FIDE 6.7): the tracker
+        commits on presses then, and on its stability window while no clock is plugged in."""
+        tracker = self.tracker
+        if tracker is None or not hasattr(tracker, "commit_on_press"):
+            return
+        on_press = self.clock.has_presses and self.clock.connected()
+        if tracker.commit_on_press != on_press:
+            with self._tracker_lock:
+                tracker.commit_on_press = on_press
+            if self.frames:
+                self._note("camera", "moves commit at the clock's presses" if on_press else
+                           "no clock: moves commit when the board is still", quiet=True)
 
     def _times_after(self, side: Color, timestamp: float) -> tuple[int | None, int | None]:
         """The clock after `side` moved without a press from a device: the software clock's press,

@@ -62,6 +62,17 @@ class ScriptedTracker:
         self.waiting: list[str] | None = None
         self.resets: list[Any] = []
         self.presses = 0
+        self.press_modes: list[bool] = []  # each value the station gave `commit_on_press`
+        self._commit_on_press = False
+
+    @property
+    def commit_on_press(self) -> bool:
+        return self._commit_on_press
+
+    @commit_on_press.setter
+    def commit_on_press(self, value: bool) -> None:
+        self._commit_on_press = value
+        self.press_modes.append(value)
 
     def _commit(self, texts: list[str], timestamp: float) -> MoveCommitted:
         import games

@@ -51,6 +51,23 @@ def test_moves_seen_by_the_camera_are_recorded_in_order_without_a_clock(app, mak
     assert palette[int(points[9 * 9 + 1], 36)] == "S403000"
 
 
+def test_without_a_clock_device_moves_commit_when_the_board_is_still(app, make_game):
+    control = TimeControl.parse("15+10")
+    game_id = make_game(control=control)
+    trackers = []
+
+    def make_tracker(board):  # made to wait for presses, as if a clock were there
+        tracker = ScriptedTracker("xiangqi", board, script(OPENING))
+        tracker.commit_on_press = True
+        trackers.append(tracker)
+        return tracker
+
+    asyncio.run(run_headless(app, lambda: Station(EmbeddedTarget(app, game_id), frames(70), make_tracker,
+                                                  time_control=control, exit_at_end=True)))
+    assert trackers[0].press_modes == [True, False]
+    assert [text for text, _, _ in stored(app, game_id)] == OPENING
+
+
 def test_a_time_control_without_a_clock_counts_on_stream_time(app, make_game):
     control = TimeControl.parse("15+10")
     game_id = make_game(control=control)
@@ -159,9 +176,11 @@ def test_unplugged_clock_and_led_board_come_back_and_no_move_is_lost(app, make_g
             box.append(station)
         cable(station, index)
 
-    report, station, _ = run_with_devices(app, game_id, moves, extra=cable_and_box, count=150,
-                                          gaps={60: [replugged]})
+    report, station, tracker = run_with_devices(app, game_id, moves, extra=cable_and_box, count=150,
+                                                gaps={60: [replugged]})
     assert [text for text, _, _ in stored(app, game_id)] == moves
+    # Moves commit at the presses while the clock is plugged in, on the stability window without it.
+    assert tracker.press_modes == [True, False, True]
     texts = [event["text"] for event in report.events]
     assert any("clock disconnected" in text for text in texts)
     assert any("clock reconnected" in text for text in texts)
