@@ -92,6 +92,20 @@ def confusion_lines(confusion: Counter, limit: int = 15) -> list[str]:
     return [f"  {truth:>16} → {guess:<16} {count}" for count, truth, guess in sorted(errors, reverse=True)[:limit]]
 
 
+def per_class_lines(confusion: Counter) -> list[str]:
+    """The whole confusion, one line per true class: how often it was read right, and as what
+    otherwise (most frequent first)."""
+    truths = sorted({truth for truth, _ in confusion})
+    lines = []
+    for truth in truths:
+        reads = Counter({guess: count for (t, guess), count in confusion.items() if t == truth})
+        total = sum(reads.values())
+        wrong = ", ".join(f"{guess} {count}" for guess, count in reads.most_common() if guess != truth)
+        line = f"  {truth:>16} {total:6d}  right {reads[truth] / total:8.4%}"
+        lines.append(line + (f"  read as: {wrong}" if wrong else ""))
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--game", default="xiangqi")
@@ -106,6 +120,8 @@ def main() -> None:
         print(f"  stack tops right: {result['stacked_accuracy']:.2%} of {result['stacked']}")
     print("  most frequent confusions (truth → read):")
     print("\n".join(confusion_lines(result["confusion"])) or "  none")
+    print("  per class (truth, points, right, read as):")
+    print("\n".join(per_class_lines(result["confusion"])))
     if args.game == "xiangqi" and (REAL_CROPS / "valid").is_dir():
         real = evaluate_real_crops(args.game, REAL_CROPS / "valid", result["backgrounds"], args.seed, args.model)
         print(f"real photographed crops (valid): {real['crops']}, top-1 {real['top1']:.2%}")
