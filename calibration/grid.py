@@ -22,12 +22,12 @@ stroke minus the share of off-line samples that do (about 0.5–0.9 on a clear b
 
 **Orientation.** The grid alone says which family holds the files wherever the game's lines
 tell them apart (Xiangqi's river breaks the files, not the ranks; Cờ Toán and Commander have
-more ranks than files), and it says which way round the board lies where the lines are not
-symmetric under a half turn (Commander's two sea files cross the river, the others do not).
-Xiangqi's and Cờ Toán's grids look the same turned half round; there the finder puts the first
-rank (White's, Red's side) on the edge nearer the bottom of the photo, as a player photographs
-the board from their own seat. A caller that knows better (the red general's palace, a side's
-pieces at the start) turns it with `Calibration`-level `half_turn`.
+more ranks than files), but not which way round the board lies: Xiangqi's and Cờ Toán's grids
+look the same turned half round, and Commander's one tell (its two sea files cross the river,
+the others do not) was right on only half of the renders tried. So the finder always puts the
+first rank (White's, Red's side) on the edge nearer the bottom of the photo, as a player
+photographs the board from their own seat. A caller that knows better (the red general's
+palace, a side's pieces at the start) turns it with `half_turned`; `--corners` fixes it too.
 """
 
 from __future__ import annotations
@@ -406,8 +406,7 @@ def find_grid(image: np.ndarray, layout: BoardLayout, source: str = "the image")
             if score > best_score + 1e-9:
                 best_score, best = score, turned
     assert best is not None
-    if model.half_turn_symmetric:
-        best = _first_rank_nearest_bottom(best, model)
+    best = _first_rank_nearest_bottom(best, model)
     if best_score < MIN_CONFIDENCE:
         raise GridNotFoundError(f"no {name} grid found in {source}: the best grid matches only "
                                 f"{best_score:.2f} of its lines (needs {MIN_CONFIDENCE})")
@@ -453,3 +452,15 @@ def calibrate_from_grid(layout: BoardLayout, image: np.ndarray, source: str = "t
 def find_board(image: np.ndarray, variant: Variant, source: str = "the image", **kwargs) -> Calibration:
     """`calibrate_from_grid` for a game, with its default printed layout."""
     return calibrate_from_grid(BoardLayout.for_game(variant), image, source, **kwargs)
+
+
+def half_turned(calibration: Calibration) -> Calibration:
+    """The same board seen the other way round: every point maps to its half-turn partner."""
+    layout = calibration.layout
+    model = GridModel.for_geometry(layout.geometry)
+    to_sheet = grid_to_sheet(layout)
+    turn = to_sheet @ _half_turn(model) @ np.linalg.inv(to_sheet)
+    homography = calibration.homography @ turn
+    return Calibration(layout, homography / homography[2, 2], calibration.image_size, calibration.method,
+                       piece_height_mm=calibration.piece_height_mm,
+                       piece_radius_ratio=calibration.piece_radius_ratio, confidence=calibration.confidence)
