@@ -275,7 +275,8 @@ def recognize(
     model: Annotated[Path | None, typer.Option(help="an ONNX point classifier")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="per-point class and confidence")] = False,
 ) -> None:
-    """Read the position on a photo; the FEN is the last line."""
+    """Read the position on a photo; the FEN is the last line. Without --corners or --calibration
+    the board is found by its printed markers, else by its grid."""
     import json
 
     from calibration import BoardLayout, Calibration, parse_corners
