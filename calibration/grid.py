@@ -175,19 +175,35 @@ def _lines(evidence: np.ndarray) -> np.ndarray:
     order = np.argsort(-lengths)
     tolerance = max(3.0, min(height, width) / 200)
     lines: list[list[float]] = []  # rho, theta, support
+    members: list[list[int]] = []
     for index in order[:1500]:
         x1, y1, x2, y2 = segments[index]
         theta = math.atan2(x2 - x1, -(y2 - y1)) % math.pi  # the normal's angle
         c, s = math.cos(theta), math.sin(theta)
         rho = (x1 + x2) / 2 * c + (y1 + y2) / 2 * s
-        for line in lines:
+        for line, group in zip(lines, members, strict=True):
             lc, ls = math.cos(line[1]), math.sin(line[1])
             if (_angle_gap(line[1], theta) < math.radians(2.0)
                     and abs(x1 * lc + y1 * ls - line[0]) < tolerance and abs(x2 * lc + y2 * ls - line[0]) < tolerance):
                 line[2] += lengths[index]
+                group.append(index)
                 break
         else:
             lines.append([rho, theta, lengths[index]])
+            members.append([index])
+    # Each line again through all its pieces (least squares, weighted by length): the first
+    # piece's angle is only as good as its length.
+    for line, group in zip(lines, members, strict=True):
+        if len(group) > 1:
+            ends = segments[group].reshape(-1, 2)
+            weights = np.repeat(lengths[group], 2)
+            centre = (ends * weights[:, None]).sum(0) / weights.sum()
+            spread = ((ends - centre) * weights[:, None]).T @ (ends - centre)
+            _, vectors = np.linalg.eigh(spread)
+            normal = vectors[:, 0]
+            theta = math.atan2(normal[1], normal[0]) % math.pi
+            line[0] = centre[0] * math.cos(theta) + centre[1] * math.sin(theta)
+            line[1] = theta
     lines.sort(key=lambda line: -line[2])
     return np.array(lines[:100])
 
@@ -334,12 +350,16 @@ def _plausible(quads: np.ndarray, image_size: tuple[int, int]) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------- refinement
-def _refine(evidence: np.ndarray, homography: np.ndarray, samples: Samples, rounds: int = 4) -> np.ndarray:
-    """Pull each line sample onto the strongest stroke across it, refit, narrowing each round."""
+def _refine(evidence: np.ndarray, binary: np.ndarray, homography: np.ndarray, samples: Samples,
+            rounds: int = 8) -> tuple[np.ndarray, float]:
+    """Pull each line sample onto the strongest stroke across it, refit, narrowing each round;
+    a round that matches the grid worse than before is dropped (a thick frame beside the
+    outer lines can pull them off). Returns the homography and its contrast on `binary`."""
     smooth = cv2.GaussianBlur(evidence, (0, 0), 1.0)
+    best = float(_contrast(binary, homography[None], samples)[0])
     on, normals = samples.on, samples.normals()
-    for reach in np.linspace(0.3, 0.1, rounds):
-        offsets = np.linspace(-reach, reach, 13)
+    for reach in np.linspace(0.3, 0.08, rounds):
+        offsets = np.linspace(-reach, reach, 25)
         probes = on[:, None, :] + offsets[None, :, None] * normals[:, None, :]  # grid units
         pixels = _project(homography[None], probes.reshape(-1, 2))[0].reshape(len(on), len(offsets), 2)
         values = _lookup(smooth, pixels)
@@ -347,14 +367,18 @@ def _refine(evidence: np.ndarray, homography: np.ndarray, samples: Samples, roun
         keep = strongest > 0.3
         if keep.sum() < 12:
             break
+        # The middle of the strongest stroke: its pixels above half its peak, weighted.
         weights = np.clip(values[keep] - 0.5 * strongest[keep, None], 0, None)
         weights /= weights.sum(axis=1, keepdims=True)
         target = np.einsum("mk,mkd->md", weights, pixels[keep])
         fitted, inliers = cv2.findHomography(on[keep], target, cv2.RANSAC, 2.5)
         if fitted is None or inliers is None or inliers.sum() < 12:
             break
-        homography = fitted / fitted[2, 2]
-    return homography
+        fitted = fitted / fitted[2, 2]
+        score = float(_contrast(binary, fitted[None], samples)[0])
+        if score > best:
+            homography, best = fitted, score
+    return homography, best
 
 
 # ---------------------------------------------------------------------- the finder
@@ -377,6 +401,8 @@ def find_grid(image: np.ndarray, layout: BoardLayout, source: str = "the image")
     first, second = _ordered(first, centre), _ordered(second, centre)
     model = GridModel.for_geometry(layout.geometry)
     samples = model.samples()
+    # The lines found are good to a few pixels: the first look forgives that much.
+    tolerant = cv2.dilate(evidence, np.ones((5, 5), np.uint8))
     coarse = samples.subset(np.arange(1, len(samples.on), 3))  # the middle sample of every step
     candidates = []
     for file_lines, rank_lines in ((first, second), (second, first)):
@@ -390,21 +416,21 @@ def find_grid(image: np.ndarray, layout: BoardLayout, source: str = "the image")
         good = np.all(np.isfinite(homographies), axis=(1, 2))
         homographies = homographies[good]
         scores = np.concatenate([
-            _contrast(evidence, homographies[i:i + 4096], coarse)
+            _contrast(tolerant, homographies[i:i + 4096], coarse)
             for i in range(0, len(homographies), 4096)]) if len(homographies) else np.zeros(0)
-        for index in np.argsort(-scores)[:6]:
+        for index in np.argsort(-scores)[:10]:
             candidates.append((float(scores[index]), homographies[index]))
     if not candidates:
         raise GridNotFoundError(f"no {name} grid found in {source}: no four lines make a plausible board outline")
     candidates.sort(key=lambda item: -item[0])
     best_score, best = -1.0, None
     binary = (evidence > 0.35).astype(np.float32)
-    for _, homography in candidates[:8]:
-        refined = _refine(evidence, homography, samples)
-        for turned in (refined, refined @ _half_turn(model)):
-            score = float(_contrast(binary, turned[None], samples)[0])
-            if score > best_score + 1e-9:
-                best_score, best = score, turned
+    turns = (np.eye(3),) if model.half_turn_symmetric else (np.eye(3), _half_turn(model))
+    for _, homography in candidates[:16]:
+        for turn in turns:  # Commander's lines differ turned half round: each way is its own grid
+            refined, score = _refine(evidence, binary, homography @ turn, samples)
+            if score > best_score:
+                best_score, best = score, refined
     assert best is not None
     best = _first_rank_nearest_bottom(best, model)
     if best_score < MIN_CONFIDENCE:
