@@ -263,6 +263,39 @@ def serve(
     uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
 
 
+def _generals_in_own_palaces(observation) -> float:
+    """How strongly a Xiangqi reading puts each general in its own palace rather than the other's."""
+    geometry = games.get("xiangqi").geometry
+    home, away = geometry.regions["palace:white"], geometry.regions["palace:black"]
+    red, black = observation.classes.index("red_general"), observation.classes.index("black_general")
+    score = 0.0
+    for index, point in enumerate(observation.points):
+        row = observation.probabilities[index]
+        if point in home:
+            score += row[red] - row[black]
+        elif point in away:
+            score += row[black] - row[red]
+    return score
+
+
+def _generals_at_home(variant, cal, frame, observation, model):
+    """A grid found by `calibration.grid` puts Red's rank at the bottom of the photo; a photo
+    taken from Black's side shows both generals in the wrong palaces, and is read turned half
+    round (the generals never leave their palaces in a legal game)."""
+    from calibration.grid import half_turned
+    from vision.detector import Detector
+
+    score = _generals_in_own_palaces(observation)
+    if score >= 0.5:
+        return observation
+    turned = Detector(variant.name, half_turned(cal), model).observe(frame)
+    if _generals_in_own_palaces(turned) > score + 0.5:
+        typer.echo("the generals stand in each other's palaces as the grid lies: read turned half round",
+                   err=True)
+        return turned
+    return observation
+
+
 @app.command()
 def recognize(
     image: Annotated[Path, typer.Argument(help="a photo of the board")],
@@ -313,6 +346,8 @@ def recognize(
             cal.piece_height_mm = piece_height
         adaptation = load_for_profile(calibration_file) if calibration_file and model is None else None
         observation = Detector(variant.name, cal, model, adaptation=adaptation).observe(frame)
+        if cal.method == "grid" and variant.name == "xiangqi":
+            observation = _generals_at_home(variant, cal, frame, observation, model)
         g = variant.geometry
         # The start position's other fields: the first mover to play, each game's own FEN form.
         fen = f"{observation.board_fen(g.files, g.ranks)} {variant.starting_fen.split(' ', 1)[1]}"

@@ -43,6 +43,8 @@ from calibration.layout import BoardLayout
 from games import Geometry, Variant
 
 MIN_CONFIDENCE = 0.15
+# Larger photos are searched shrunk to this longer side (pixels).
+WORKING_SIZE = 1280
 # Off-line samples sit this far (in spacings) beside each line sample.
 BESIDE = 0.22
 # At most this many lines of each family enter the hypotheses (the strongest).
@@ -388,6 +390,14 @@ def find_grid(image: np.ndarray, layout: BoardLayout, source: str = "the image")
     name = layout.geometry.name
     if image is None or image.ndim not in (2, 3) or min(image.shape[:2]) < 64:
         raise GridNotFoundError(f"no {name} grid found in {source}: the image is empty or smaller than 64 px")
+    # A phone's 12-megapixel photo is searched at webcam size (the lines stay a few pixels
+    # wide, the search stays about as fast); the homography is scaled back.
+    shrink = min(1.0, WORKING_SIZE / max(image.shape[:2]))
+    if shrink < 1.0:
+        small = cv2.resize(image, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+        fit = find_grid(small, layout, source)
+        grow = np.diag([1 / shrink, 1 / shrink, 1.0])
+        return GridFit(grow @ fit.grid_to_image, fit.confidence)
     height, width = image.shape[:2]
     evidence = line_evidence(image)
     lines = _lines(evidence)

@@ -82,3 +82,41 @@ def test_cli_calibrate_auto_writes_a_grid_profile(tmp_path):
     assert cal.method == "grid" and error.max() < 0.25 * scene.calibration.piece_radius_px()
     result = banco("--image", str(photo), "--auto", "--corners", "1,1 9,1 9,9 1,9", "--out", str(out))
     assert result.returncode == 2 and "give --corners or --auto, not both" in result.stderr
+
+
+def test_a_large_photo_is_searched_shrunk_and_answered_at_full_size():
+    scene = render_scene("cotoan", random.Random(1))
+    large = cv2.resize(scene.image, None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR)
+    found = find_board(large, games.get("cotoan"))
+    assert found.image_size == (large.shape[1], large.shape[0])
+    error = np.linalg.norm(found.grid_corners_px() - 2 * expected_corners(scene.calibration), axis=1)
+    assert error.max() < 0.5 * scene.calibration.piece_radius_px()
+
+
+def test_cli_recognize_without_markers_turns_a_board_seen_from_blacks_side(tmp_path):
+    import subprocess
+    import sys
+
+    from calibration.markers import detect_markers
+    from vision.classes import EMPTY, appearance
+
+    board = games.get("xiangqi").board()
+    position = {p: c for p, c in appearance("xiangqi", board).items() if c != EMPTY}
+    scene = render_scene("xiangqi", random.Random(11), position=position, hands=False, max_tilt=30)
+    corners = scene.calibration.grid_corners_px()
+    # The premise: no markers to go by, and Red's rank at the top of the photo.
+    assert not detect_markers(scene.image).ids and corners[[0, 1], 1].mean() < corners[[2, 3], 1].mean()
+    photo = tmp_path / "start.png"
+    cv2.imwrite(str(photo), scene.image)
+    result = subprocess.run([sys.executable, "-m", "banco", "recognize", str(photo), "--game", "xiangqi"],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "read turned half round" in result.stderr
+    read = result.stdout.strip().splitlines()[-1].split()[0]
+    expected = board.fen().split()[0]
+
+    def squares(placement: str) -> list[str]:
+        return [c for row in placement.split("/") for ch in row for c in (["."] * int(ch) if ch.isdigit() else [ch])]
+
+    differences = sum(a != b for a, b in zip(squares(read), squares(expected), strict=True))
+    assert differences <= 8, (read, expected)  # the half-turned start differs on over 30 points
