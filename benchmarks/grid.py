@@ -1,9 +1,10 @@
 """Finding a board by its printed grid (calibration.grid), against the largest quadrilateral.
 
-    .venv/bin/python benchmarks/grid.py [--renders 10] [--games xiangqi,commander,cotoan]
+    .venv/bin/python benchmarks/grid.py [--renders 10] [--games xiangqi,commander,cotoan] [--start]
 
 Held-out renders (`render_scene(..., split="test")`: cloth and paper boards, the test fonts,
-with and without markers, tilted up to 45°, turned any way, hands and pieces on the board).
+with and without markers, tilted up to 45°, turned any way, hands and pieces on the board;
+`--start`: every game's full start position, the photo a user takes to calibrate).
 A board counts as found when every grid corner lies within half a piece radius of the truth,
 either way round (the half turn is a documented convention, measured on its own line).
 The named baseline is the classic document-scanner move: the largest convex four-sided
@@ -65,26 +66,32 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--renders", type=int, default=10)
     parser.add_argument("--games", default="xiangqi,commander,cotoan")
+    parser.add_argument("--start", action="store_true", help="the start position on every board")
     args = parser.parse_args()
     totals = {"grid": 0, "baseline": 0}
     count = 0
     for game in args.games.split(","):
         variant = games.get(game)
+        start = None
+        if args.start:
+            from vision.classes import EMPTY, appearance
+
+            start = {p: c for p, c in appearance(game, variant.board()).items() if c != EMPTY}
         rows = {"grid": [], "baseline": []}
         upright, seconds, failures = 0, 0.0, []
         for index in range(args.renders):
             seed = 70_000 + index
-            scene = render_scene(game, random.Random(seed), split="test")
+            scene = render_scene(game, random.Random(seed), position=start, split="test")
             truth = scene.calibration.grid_corners_px()
             radius = scene.calibration.piece_radius_px()
-            start = time.perf_counter()
+            began = time.perf_counter()
             try:
                 cal = find_board(scene.image, variant)
                 error, same_way = corner_error(cal.grid_corners_px(), truth)
                 upright += same_way
             except GridNotFoundError:
                 error = float("inf")
-            seconds += time.perf_counter() - start
+            seconds += time.perf_counter() - began
             rows["grid"].append(error / radius)
             if error / radius >= 0.5:
                 failures.append(seed)
