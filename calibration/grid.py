@@ -48,7 +48,7 @@ WORKING_SIZE = 1280
 # Off-line samples sit this far (in spacings) beside each line sample.
 BESIDE = 0.22
 # At most this many lines of each family enter the hypotheses (the strongest).
-LINES_PER_FAMILY = 24
+LINES_PER_FAMILY = 20
 
 
 class GridNotFoundError(CalibrationError):
@@ -413,7 +413,7 @@ def find_grid(image: np.ndarray, layout: BoardLayout, source: str = "the image")
     samples = model.samples()
     # The lines found are good to a few pixels: the first look forgives that much.
     tolerant = cv2.dilate(evidence, np.ones((5, 5), np.uint8))
-    coarse = samples.subset(np.arange(1, len(samples.on), 3))  # the middle sample of every step
+    coarse = samples.subset(np.arange(1, len(samples.on), 6))  # the middle of every other step
     candidates = []
     for file_lines, rank_lines in ((first, second), (second, first)):
         quads = _corner_sets(file_lines, rank_lines)
@@ -428,15 +428,23 @@ def find_grid(image: np.ndarray, layout: BoardLayout, source: str = "the image")
         scores = np.concatenate([
             _contrast(tolerant, homographies[i:i + 4096], coarse)
             for i in range(0, len(homographies), 4096)]) if len(homographies) else np.zeros(0)
-        for index in np.argsort(-scores)[:10]:
+        # The four lines found need not be the grid's outer ones: in the start position the
+        # first and last ranks hide under a row of pieces. Each of the best outlines is also
+        # tried as inner lines of a larger grid.
+        best = homographies[np.argsort(-scores)[:40]]
+        grown = (best[:, None] @ _inner_outlines(model)[None]).reshape(-1, 3, 3)
+        grown_scores = _contrast(tolerant, grown, coarse)
+        for index in np.argsort(-scores)[:8]:
             candidates.append((float(scores[index]), homographies[index]))
+        for index in np.argsort(-grown_scores)[:8]:
+            candidates.append((float(grown_scores[index]), grown[index]))
     if not candidates:
         raise GridNotFoundError(f"no {name} grid found in {source}: no four lines make a plausible board outline")
     candidates.sort(key=lambda item: -item[0])
     best_score, best = -1.0, None
     binary = (evidence > 0.35).astype(np.float32)
     turns = (np.eye(3),) if model.half_turn_symmetric else (np.eye(3), _half_turn(model))
-    for _, homography in candidates[:16]:
+    for _, homography in candidates:
         for turn in turns:  # Commander's lines differ turned half round: each way is its own grid
             refined, score = _refine(evidence, binary, homography @ turn, samples)
             if score > best_score:
@@ -447,6 +455,20 @@ def find_grid(image: np.ndarray, layout: BoardLayout, source: str = "the image")
         raise GridNotFoundError(f"no {name} grid found in {source}: the best grid matches only "
                                 f"{best_score:.2f} of its lines (needs {MIN_CONFIDENCE})")
     return GridFit(best, best_score)
+
+
+def _inner_outlines(model: GridModel) -> np.ndarray:
+    """Maps from the grid to the grid, each taking the outer lines to a pair of lines of each
+    family spanning at least half the grid: H @ T is the grid whose lines x0, x1, y0, y1 lie
+    where H put the outer ones."""
+    maps = []
+    for x0 in range(model.width):
+        for x1 in range(x0 + max(1, (model.width + 1) // 2), model.width + 1):
+            for y0 in range(model.height):
+                for y1 in range(y0 + max(1, (model.height + 1) // 2), model.height + 1):
+                    sx, sy = model.width / (x1 - x0), model.height / (y1 - y0)
+                    maps.append([[sx, 0.0, -x0 * sx], [0.0, sy, -y0 * sy], [0.0, 0.0, 1.0]])
+    return np.array(maps)
 
 
 def _with_sheet_handedness(quads: np.ndarray) -> np.ndarray:
