@@ -6,8 +6,11 @@ long straight dark lines, each family converging under perspective. The finder
 
 1. makes a *line-evidence* map: thin dark strokes on a lighter ground (a morphological
    black-hat, so uneven light and shadows do not matter), normalised to 0–1;
-2. finds long straight lines on it (Hough) and splits them into the two families by angle;
-3. hypothesises the grid's outer lines (two of each family, and which family holds the files),
+2. finds long straight lines on it (probabilistic Hough pieces joined and refitted) and
+   splits them into the two families by angle;
+3. hypothesises the grid's outer lines (two of each family, and which family holds the files;
+   the best outlines are also tried as inner lines of a larger grid, since a start position
+   hides the first and last ranks under pieces),
    fits the homography from the game's grid to the image, and scores each hypothesis by the
    *contrast* between evidence on the game's own printed segments (Xiangqi's river gap and
    palace diagonals, Commander's broken files across the river, Cờ Toán's cells and marked
@@ -16,8 +19,9 @@ long straight dark lines, each family converging under perspective. The finder
 4. refines the best hypotheses by pulling every sample onto the strongest stroke across it
    and refitting the homography (a few rounds, narrowing), and keeps the best.
 
-The confidence is that contrast after refinement: the share of line samples that fall on a
-stroke minus the share of off-line samples that do (about 0.5–0.9 on a clear board; under
+The confidence is that contrast after refinement, on the thresholded map: per printed
+segment, the share of its samples on a stroke minus the share beside it, averaged over the
+segments together with their lower quartile (about 0.3–0.9 on the renders; under
 `MIN_CONFIDENCE` the finder gives up with `GridNotFoundError`).
 
 **Orientation.** The grid alone says which family holds the files wherever the game's lines
