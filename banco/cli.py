@@ -150,6 +150,24 @@ def print_board(
     typer.echo(f"wrote {out} ({sheet}; print at 100 %)")
 
 
+def _locate_without_corners(layout, frame, source: str, piece_height_mm: float, auto: bool = False):
+    """The board from its printed markers, else (or with `auto`, only) from its grid. Both
+    failing raise one `CalibrationError` naming both reasons."""
+    from calibration import CalibrationError
+    from calibration.grid import calibrate_from_grid
+    from calibration.markers import calibrate_from_markers
+
+    if not auto:
+        try:
+            return calibrate_from_markers(layout, frame, piece_height_mm=piece_height_mm)
+        except CalibrationError as marker_error:
+            try:
+                return calibrate_from_grid(layout, frame, source, piece_height_mm=piece_height_mm)
+            except CalibrationError as grid_error:
+                raise CalibrationError(f"{marker_error}; {grid_error}") from None
+    return calibrate_from_grid(layout, frame, source, piece_height_mm=piece_height_mm)
+
+
 @app.command()
 def calibrate(
     game: GameOption = "xiangqi",
@@ -159,12 +177,15 @@ def calibrate(
         "--corners", help='"x,y x,y x,y x,y": first-file/first-rank corner first, anticlockwise')] = None,
     pitch: Annotated[float | None, typer.Option(help="spacing between points, mm")] = None,
     piece_height: Annotated[float, typer.Option(help="piece thickness, mm (0: flat)")] = 0.0,
+    auto: Annotated[bool, typer.Option(
+        "--auto", help="find the board from its printed grid, not its markers (first rank nearest the "
+                       "bottom of the photo)")] = False,
     start_position: Annotated[list[Path] | None, typer.Option(
         "--start-position", help="a photo of the start position, from the same camera (repeat for more): "
                                  "adapts the classifier to this set of pieces")] = None,
     out: Annotated[Path, typer.Option("--out", "-o")] = Path("calibration.json"),
 ) -> None:
-    """Locate the board (markers, or the four corners you give) and write a profile.
+    """Locate the board (markers, else its grid; or the four corners you give) and write a profile.
 
     With --start-position, also adapt the point classifier to the pieces on those photos
     (they label themselves: the start position is known), write the adaptation beside the
@@ -173,7 +194,6 @@ def calibrate(
     """
     from calibration import BoardLayout, Calibration, parse_corners
     from calibration.camera import grab_frame, read_image
-    from calibration.markers import calibrate_from_markers
     from calibration.profile import save
 
     photos = list(start_position or [])
@@ -185,11 +205,13 @@ def calibrate(
         frame = read_image(image) if image is not None else grab_frame(camera)
         layout = BoardLayout.for_game(games.get(game), pitch)
         height, width = frame.shape[:2]
+        if corners and auto:
+            raise BancoError("give --corners or --auto, not both")
         if corners:
             cal = Calibration.from_corners(layout, parse_corners(corners), (width, height),
                                            piece_height_mm=piece_height)
         else:
-            cal = calibrate_from_markers(layout, frame, piece_height_mm=piece_height)
+            cal = _locate_without_corners(layout, frame, str(image or camera), piece_height, auto)
         frames = [read_image(path) for path in photos]
         for path, shot in zip(photos, frames, strict=True):
             if shot.shape[:2] != (height, width):
@@ -209,8 +231,9 @@ def calibrate(
         fail(str(error))
     except OSError as error:
         fail(f"cannot write {str(out)!r}: {error.strerror}")
+    found = f" (grid confidence {cal.confidence:.2f})" if cal.confidence is not None else ""
     typer.echo(f"{cal.method}: viewing angle {data['viewing_angle_deg']}°, "
-               f"piece radius {data['piece_radius_px']} px")
+               f"piece radius {data['piece_radius_px']} px{found}")
     if report is not None:
         typer.echo(report.summary())
         typer.echo(f"wrote {adaptation_file}")
@@ -240,6 +263,39 @@ def serve(
     uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
 
 
+def _generals_in_own_palaces(observation) -> float:
+    """How strongly a Xiangqi reading puts each general in its own palace rather than the other's."""
+    geometry = games.get("xiangqi").geometry
+    home, away = geometry.regions["palace:white"], geometry.regions["palace:black"]
+    red, black = observation.classes.index("red_general"), observation.classes.index("black_general")
+    score = 0.0
+    for index, point in enumerate(observation.points):
+        row = observation.probabilities[index]
+        if point in home:
+            score += row[red] - row[black]
+        elif point in away:
+            score += row[black] - row[red]
+    return score
+
+
+def _generals_at_home(variant, cal, frame, observation, model):
+    """A grid found by `calibration.grid` puts Red's rank at the bottom of the photo; a photo
+    taken from Black's side shows both generals in the wrong palaces, and is read turned half
+    round (the generals never leave their palaces in a legal game)."""
+    from calibration.grid import half_turned
+    from vision.detector import Detector
+
+    score = _generals_in_own_palaces(observation)
+    if score >= 0.5:
+        return observation
+    turned = Detector(variant.name, half_turned(cal), model).observe(frame)
+    if _generals_in_own_palaces(turned) > score + 0.5:
+        typer.echo("the generals stand in each other's palaces as the grid lies: read turned half round",
+                   err=True)
+        return turned
+    return observation
+
+
 @app.command()
 def recognize(
     image: Annotated[Path, typer.Argument(help="a photo of the board")],
@@ -252,13 +308,13 @@ def recognize(
     model: Annotated[Path | None, typer.Option(help="an ONNX point classifier")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="per-point class and confidence")] = False,
 ) -> None:
-    """Read the position on a photo; the FEN is the last line."""
+    """Read the position on a photo; the FEN is the last line. Without --corners or --calibration
+    the board is found by its printed markers, else by its grid."""
     import json
 
     from calibration import BoardLayout, Calibration, parse_corners
     from calibration.camera import read_image
     from calibration.homography import DEFAULT_HEIGHT_RATIO
-    from calibration.markers import calibrate_from_markers
     from calibration.profile import load
     from vision.adapt import load_for_profile
     from vision.detector import Detector
@@ -283,13 +339,15 @@ def recognize(
                                                piece_height_mm=thickness)
             else:
                 try:
-                    cal = calibrate_from_markers(layout, frame, piece_height_mm=thickness)
+                    cal = _locate_without_corners(layout, frame, str(image), thickness)
                 except ValueError as error:
                     raise BancoError(f"{error}; give --corners or --calibration") from None
         if piece_height is not None:
             cal.piece_height_mm = piece_height
         adaptation = load_for_profile(calibration_file) if calibration_file and model is None else None
         observation = Detector(variant.name, cal, model, adaptation=adaptation).observe(frame)
+        if cal.method == "grid" and variant.name == "xiangqi":
+            observation = _generals_at_home(variant, cal, frame, observation, model)
         g = variant.geometry
         # The start position's other fields: the first mover to play, each game's own FEN form.
         fen = f"{observation.board_fen(g.files, g.ranks)} {variant.starting_fen.split(' ', 1)[1]}"

@@ -43,6 +43,7 @@ class Calibration:
     method: str = "corners"
     piece_height_mm: float = 0.0
     piece_radius_ratio: float = 0.45  # piece radius as a fraction of the point spacing
+    confidence: float | None = None  # how well an automatically found grid matched (method "grid")
     _pose: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(default=None, repr=False)
 
     # ------------------------------------------------------------------ making one
