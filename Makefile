@@ -46,6 +46,7 @@ bench: $(STAMP) detector-onnx
 	$(BIN)/python benchmarks/rules.py
 	$(BIN)/python benchmarks/hardware_link.py
 	$(BIN)/python benchmarks/vision.py
+	$(BIN)/python benchmarks/grid.py --renders 10
 
 bench-live: $(STAMP)
 	$(BIN)/python benchmarks/live.py
