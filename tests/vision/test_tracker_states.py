@@ -200,6 +200,27 @@ def test_commander_illegal_crossing_put_back_becomes_the_penalty_turn():
     assert tracker.board.turn is not RED
 
 
+def test_commander_a_penalty_turn_the_camera_never_saw_is_recorded_before_the_next_move():
+    from games.commander.pieces import RED
+    from tests.games.commander.helpers import with_kings
+
+    board = with_kings({"5,9": "A", "8,8": "i"}, referee=True)
+    camera, tracker, t = _setup("commander", board)
+    # Red's artillery crosses deep water and is put back before the hand leaves: the camera
+    # sees a hand come and go over an unchanged board, then blue's infantry move.
+    _, t = _play(tracker, camera, 0.8, t, hand=True)
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    assert not _committed(events)
+    camera.board.push(camera.board.penalty_turns()[0])
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _move(camera, "B8,8_9,8")
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    committed = [e for e in events if isinstance(e, ev.MoveCommitted)]
+    assert len(committed) == 1 and committed[0].moves[0].penalty and committed[0].san[0].endswith("$")
+    assert committed[0].san[1:] == ["B8,8_9,8"] and not committed[0].evidence["penalty_seen"]
+    assert tracker.board.turn is RED and tracker.board.fen() == camera.board.fen()
+
+
 def _lift(camera, point):
     """The hand takes the piece on `point` off the board (the camera sees the point empty)."""
     board = camera.board.copy()
