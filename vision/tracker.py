@@ -604,10 +604,13 @@ class MoveTracker:
                 self._recheck_at = timestamp + self.stability_s
                 return []
             still_for = timestamp - self.last_motion
-            if not self.commit_on_press and still_for < REMOVAL_WAIT_S and self._only_removes(verdict.moves):
+            if not self.commit_on_press and still_for < REMOVAL_WAIT_S and (
+                    self._only_removes(verdict.moves) or self._moves_a_stack(verdict.moves)):
                 # A piece taken off and nothing else changed (a Commander stay capture, an aircraft
                 # shot down) is also how every capture by replacement begins: the hand may be
-                # coming back with the capturer. Without a clock press to say so, wait.
+                # coming back with the capturer. A stack that moved whole, or lost a piece, is also
+                # how a split turn begins (its carrier and passengers go to different points), and
+                # a hand that unstacks pauses over the stack, hiding it. Without a clock press, wait.
                 self._recheck_at = self.last_motion + REMOVAL_WAIT_S
                 return []
             details: dict = {}
@@ -653,6 +656,18 @@ class MoveTracker:
             return None
         lifted = set(self._lifted_since)
         return next((turn for turn in self.board.penalty_turns() if turn.from_point in lifted), None)
+
+    def _moves_a_stack(self, moves) -> bool:
+        """Whether one of `moves` starts from a point holding more than one piece (Commander Chess)."""
+        if self.game != "commander":
+            return False
+        board = self.board.copy()
+        for move in moves:
+            stack = board.piece_at(move.from_point)
+            if stack is not None and len(stack) > 1:
+                return True
+            self.rules.push(board, move)
+        return False
 
     def _only_removes(self, moves) -> bool:
         """Whether `moves` only take pieces off (no point comes to show a piece it did not)."""

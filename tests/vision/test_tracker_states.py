@@ -322,3 +322,24 @@ def test_without_a_clock_a_move_that_only_takes_a_piece_off_waits_for_the_hand_t
     assert not any(isinstance(e, ev.MoveCommitted) for e in events)
     events, t = _play(tracker, camera, 1.0, t, hand=False)
     assert [s for e in events if isinstance(e, ev.MoveCommitted) for s in e.san] == [moves[ply]]
+
+
+def test_without_a_clock_a_stack_that_moved_waits_for_the_rest_of_a_split_turn():
+    """A tank leaving its passenger behind is a legal turn, and also the first half of a split
+    in which the passenger goes elsewhere: a hand that pauses between the halves must not get
+    the first half committed (the second would then look like the opponent's move)."""
+    from tests.games.commander.helpers import with_kings
+    from vision.tracker import REMOVAL_WAIT_S
+
+    board = with_kings({"5,9": "(TI)", "9,9": "i"}, referee=True)
+    camera, tracker, t = _setup("commander", board)
+    notation = games.get("commander").notation()
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    camera.board.push(notation.parse(camera.board, "(TB)T5,9_5,8"))
+    events, t = _play(tracker, camera, REMOVAL_WAIT_S - 0.5, t, hand=False)
+    assert not _committed(events)
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    camera.board = board.copy()
+    camera.board.push(notation.parse(camera.board, "(TB)T5,9_5,8/B5,9_4,9"))
+    events, t = _play(tracker, camera, REMOVAL_WAIT_S + 0.5, t, hand=False)
+    assert [s for e in events if isinstance(e, ev.MoveCommitted) for s in e.san] == ["(TB)T5,9_5,8/B5,9_4,9"]
