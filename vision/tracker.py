@@ -605,12 +605,13 @@ class MoveTracker:
                 return []
             still_for = timestamp - self.last_motion
             if not self.commit_on_press and still_for < REMOVAL_WAIT_S and (
-                    self._only_removes(verdict.moves) or self._moves_a_stack(verdict.moves)):
+                    self._only_removes(verdict.moves) or self._may_be_half_a_split(verdict.moves)):
                 # A piece taken off and nothing else changed (a Commander stay capture, an aircraft
                 # shot down) is also how every capture by replacement begins: the hand may be
                 # coming back with the capturer. A stack that moved whole, or lost a piece, is also
                 # how a split turn begins (its carrier and passengers go to different points), and
-                # a hand that unstacks pauses over the stack, hiding it. Without a clock press, wait.
+                # a hand that unstacks pauses over the stack, hiding it. Without a clock press, wait
+                # (once the opponent has moved, or both parts are seen, the turn is complete).
                 self._recheck_at = self.last_motion + REMOVAL_WAIT_S
                 return []
             details: dict = {}
@@ -657,17 +658,18 @@ class MoveTracker:
         lifted = set(self._lifted_since)
         return next((turn for turn in self.board.penalty_turns() if turn.from_point in lifted), None)
 
-    def _moves_a_stack(self, moves) -> bool:
-        """Whether one of `moves` starts from a point holding more than one piece (Commander Chess)."""
-        if self.game != "commander":
+    def _may_be_half_a_split(self, moves) -> bool:
+        """Whether the last of `moves` (Commander Chess) moves one part of a stack, or the stack
+        whole, in a single action: the mover may yet take another part elsewhere, the rest of a
+        split turn. A split already seen, or a move the opponent followed, is complete."""
+        if self.game != "commander" or not moves:
             return False
         board = self.board.copy()
-        for move in moves:
-            stack = board.piece_at(move.from_point)
-            if stack is not None and len(stack) > 1:
-                return True
+        for move in moves[:-1]:
             self.rules.push(board, move)
-        return False
+        last = moves[-1]
+        stack = board.piece_at(last.from_point)
+        return stack is not None and len(stack) > 1 and len(getattr(last, "actions", ())) == 1
 
     def _only_removes(self, moves) -> bool:
         """Whether `moves` only take pieces off (no point comes to show a piece it did not)."""
