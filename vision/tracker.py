@@ -55,13 +55,6 @@ GATE_MARGIN = 0.03
 # than this many squared point spacings (a move of three pieces changes about two).
 HAND_AREA_PITCHES = 5.0
 RESTING_S = 1.0
-# An arm reaching in over the sheet's edge: something changed along the edge of the board's
-# area, over this fraction of a point spacing (pieces stand inside the sheet, an arm crosses
-# its edge)…
-ARM_EDGE_PITCHES = 0.5
-# …holds the look back this long at most (a hand hesitating with a piece, still, at the
-# near edge shows little of itself yet the piece as if set down).
-ARM_WAIT_S = 3.0
 # A point's crop changed (since the last legal position) when its centre, shrunk to
 # CENTRE_CELLS² and normalised (grey levels over max(spread, CENTRE_MIN_SPREAD)), differs by this much.
 CROP_CHANGE_LEVEL = 0.45
@@ -195,8 +188,6 @@ class MoveTracker:
             # hand, most likely. Wait longer, then let the classifier judge (it says which
             # points are occluded) rather than wait for ever.
             still_for = min(still_for, max(0.0, still_for - RESTING_S + self.stability_s))
-        if self.arm:
-            still_for = min(still_for, max(0.0, still_for - ARM_WAIT_S + self.stability_s))
         if not self.started:
             if timestamp - self._last_full >= START_CHECK_S and still_for >= self.stability_s / 2:
                 self._last_full = timestamp
@@ -328,14 +319,9 @@ class MoveTracker:
         self._gate_mask = cv2.dilate(mask, np.ones((grow, grow), np.uint8)) > 0
         self._gate_area = max(1, int(self._gate_mask.sum()))
         self._gate_kernel = np.ones((3, 3), np.uint8)
-        band = max(3, round(GATE_MARGIN * self._gate_size[0]) | 1)
-        inner = cv2.erode(self._gate_mask.astype(np.uint8), np.ones((band, band), np.uint8)) > 0
-        self._gate_edge = self._gate_mask & ~inner  # the band along the area's edge
         # More changed area than a move's few pieces can make (in point spacings squared).
         pitch = float(np.linalg.norm(corners[1] - corners[0])) * scale / max(2, calibration.layout.geometry.files + 3)
         self._hand_area = HAND_AREA_PITCHES * pitch * pitch
-        self._arm_edge = ARM_EDGE_PITCHES * pitch
-        self.arm = False
         self._light_sigma = max(2.0, 3 * pitch)
         self._gate_reference: np.ndarray | None = None
         self._gate_history: deque = deque()
@@ -367,8 +353,6 @@ class MoveTracker:
             return True
         # A resting hand matters only while a window is open (a settled board sees hands move in).
         self.resting = False if self._settled else self._hand_resting(small)
-        if self._settled:
-            self.arm = False
         return False
 
     def _hand_resting(self, small: np.ndarray) -> bool:
@@ -382,7 +366,6 @@ class MoveTracker:
         then = cv2.GaussianBlur(self._gate_reference.astype(np.float32), (0, 0), sigma) + 1.0
         adjusted = np.clip(self._gate_reference.astype(np.float32) * (now / then), 0, 255).astype(np.uint8)
         changed = cv2.morphologyEx(self._outside(small, adjusted).astype(np.uint8), cv2.MORPH_OPEN, self._gate_kernel)
-        self.arm = float(np.count_nonzero(changed.astype(bool) & self._gate_edge)) > self._arm_edge
         return float(np.count_nonzero(changed)) > self._hand_area
 
     # ------------------------------------------------------------------ reading points

@@ -343,27 +343,3 @@ def test_without_a_clock_a_stack_that_moved_waits_for_the_rest_of_a_split_turn()
     camera.board.push(notation.parse(camera.board, "(TB)T5,9_5,8/B5,9_4,9"))
     events, t = _play(tracker, camera, REMOVAL_WAIT_S + 0.5, t, hand=False)
     assert [s for e in events if isinstance(e, ev.MoveCommitted) for s in e.san] == ["(TB)T5,9_5,8/B5,9_4,9"]
-
-
-def test_a_still_arm_over_the_sheets_edge_holds_the_look_back_until_it_leaves():
-    """A player hesitating at the near edge with a piece in the hand: the arm over the sheet's
-    edge is still, little of the hand shows, and the piece reads as set down where it hovers.
-    The tracker waits while the arm stays (up to ARM_WAIT_S), then judges the board it leaves."""
-    from vision.tracker import ARM_WAIT_S
-
-    camera, tracker, t = _setup()
-    _, t = _play(tracker, camera, 0.5, t, hand=True)
-    hovering = camera.board.copy()
-    hovering.push(games.get("xiangqi").parse_move(hovering, "h2h1"))  # the cannon held over h1
-    camera.board = hovering
-    arm = np.full((SIZE[1], SIZE[0], 3), 120, np.uint8)
-    arm[200:230, 0:80] = 200  # still, across the sheet's edge (x = 25)
-    events, start = [], t
-    while t < start + 1.2:
-        events.extend(e for e in tracker.feed(arm, t) if isinstance(e, ev.MoveCommitted))
-        t += 1 / 15
-    assert not events and ARM_WAIT_S > 1.2
-    camera.board = games.get("xiangqi").board()
-    _move(camera, "h2e2")  # where it is set down
-    events, t = _play(tracker, camera, 1.0, t, hand=False)
-    assert _committed(events) == ["h2e2"]
