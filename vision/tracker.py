@@ -155,6 +155,7 @@ class MoveTracker:
         # Rows seen holding their piece since the board last looked as the tracker's board says.
         self._present: set[int] = set()
         self._last_lift_look = -1e9
+        self._lifted_since: list[Point] = []  # points of the pieces seen lifted since the last commit
         self._movable: tuple[int, list[int]] | None = None  # (plies, rows of the pieces that may move)
         self.frames = 0
         self._last_frame: np.ndarray | None = None
@@ -260,6 +261,7 @@ class MoveTracker:
         self._lifted = None
         self._lift_runs = {}
         self._present = set()
+        self._lifted_since = []
 
     def recalibrate(self, calibration: Calibration) -> None:
         """Read the board through `calibration` from now on (the board moved, or a better fit
@@ -518,6 +520,7 @@ class MoveTracker:
             return []  # none yet, or several points empty at once: no single piece to light
         self._lifted = lifted[0]
         self._lift_runs = {}
+        self._lifted_since.append(self.points[self._lifted])
         return [ev.PieceLifted(self.points[self._lifted], timestamp)]
 
     def _lift_read(self, frame: np.ndarray) -> tuple[list[int], np.ndarray, np.ndarray, list[int]]:
@@ -570,7 +573,11 @@ class MoveTracker:
     def _judge(self, timestamp: float, allow_commit: bool, check: bool = False) -> list[ev.Event]:
         if self._evidence is None or self.board.outcome() is not None:
             return []
-        verdict = inf.decide(self.board, self._evidence, max_plies=self.max_plies, rules=self.rules)
+        # An attempt seen crossing the water (an `Illegal` naming a penalty turn) is the one to
+        # record if the board is next seen past it without the put-back having been judged.
+        hint = self._pending_penalty[0] if self._pending_penalty else self._penalty_from_lifts()
+        verdict = inf.decide(self.board, self._evidence, max_plies=self.max_plies, rules=self.rules,
+                             penalty_hint=hint)
         self._recheck_at = None if verdict.status in ("none", "commit") else timestamp + RECHECK_S
         if verdict.status == "unsure":
             return []
@@ -597,13 +604,23 @@ class MoveTracker:
                 self._recheck_at = timestamp + self.stability_s
                 return []
             still_for = timestamp - self.last_motion
-            if not self.commit_on_press and still_for < REMOVAL_WAIT_S and self._only_removes(verdict.moves):
+            if not self.commit_on_press and still_for < REMOVAL_WAIT_S and (
+                    self._only_removes(verdict.moves) or self._may_be_half_a_split(verdict.moves)):
                 # A piece taken off and nothing else changed (a Commander stay capture, an aircraft
                 # shot down) is also how every capture by replacement begins: the hand may be
-                # coming back with the capturer. Without a clock press to say so, wait.
+                # coming back with the capturer. A stack that moved whole, or lost a piece, is also
+                # how a split turn begins (its carrier and passengers go to different points), and
+                # a hand that unstacks pauses over the stack, hiding it. Without a clock press, wait
+                # (once the opponent has moved, or both parts are seen, the turn is complete).
                 self._recheck_at = self.last_motion + REMOVAL_WAIT_S
                 return []
-            event = self._commit(verdict.moves, timestamp, {
+            details: dict = {}
+            if any(getattr(m, "penalty", False) for m in verdict.moves):
+                # A penalty turn in a sequence: seen as an attempt (the hint) or never seen, when
+                # which piece crossed is the lift watch's guess at best: the referee may correct it.
+                details["penalty_seen"] = bool(self._pending_penalty) and verdict.moves[0] == self._pending_penalty[0]
+                self._pending_penalty = []
+            event = self._commit(verdict.moves, timestamp, {**details,
                 "margin": round(verdict.margin, 2), "changed": [list(p) for p in verdict.changed],
                 "hand_left": self.last_motion,
                 "alternatives": [[str(m) for m in alt] for alt in verdict.alternatives]})
@@ -632,6 +649,28 @@ class MoveTracker:
         return [ev.Ambiguous([c.moves for c in verdict.candidates], [c.score for c in verdict.candidates],
                              timestamp, [self._write(c.moves) for c in verdict.candidates])]
 
+    def _penalty_from_lifts(self):
+        """A penalty turn (referee mode) of a piece the lift watch saw in the hand since the last
+        commit: the likeliest crossing if the camera never saw one, as a hand that puts the piece
+        back before it leaves hides it."""
+        if not self._lifted_since or not getattr(self.board, "referee", False):
+            return None
+        lifted = set(self._lifted_since)
+        return next((turn for turn in self.board.penalty_turns() if turn.from_point in lifted), None)
+
+    def _may_be_half_a_split(self, moves) -> bool:
+        """Whether the last of `moves` (Commander Chess) moves one part of a stack, or the stack
+        whole, in a single action: the mover may yet take another part elsewhere, the rest of a
+        split turn. A split already seen, or a move the opponent followed, is complete."""
+        if self.game != "commander" or not moves:
+            return False
+        board = self.board.copy()
+        for move in moves[:-1]:
+            self.rules.push(board, move)
+        last = moves[-1]
+        stack = board.piece_at(last.from_point)
+        return stack is not None and len(stack) > 1 and len(getattr(last, "actions", ())) == 1
+
     def _only_removes(self, moves) -> bool:
         """Whether `moves` only take pieces off (no point comes to show a piece it did not)."""
         board = self.board.copy()
@@ -656,6 +695,7 @@ class MoveTracker:
             self.board.push(move)
         self._last_signature = None
         self._press_pending = False
+        self._lifted_since = []
         log.info("committed %s at %.3f", " ".join(san), timestamp)
         return ev.MoveCommitted(list(moves), san, timestamp, evidence)
 

@@ -140,3 +140,36 @@ def test_commander_illegal_heavy_crossing_offers_the_referee_penalty_turn():
     verdict = inf.decide(board, seen)
     assert verdict.status == "illegal" and set(verdict.points) == set(attempt)
     assert [str(t) for t in verdict.penalty] == ["P5,9_6,9"] and verdict.penalty[0].penalty
+
+
+def _unseen_penalty_then_blue_moves():
+    """Red's artillery crossed deep water and went back before the hand left (a `$` turn the
+    camera never saw); then blue's infantry moved: red's turn, yet blue's piece moved."""
+    from tests.games.commander.helpers import with_kings
+
+    board = with_kings({"5,9": "A", "8,8": "i"}, referee=True)
+    after = board.copy()
+    after.push(board.penalty_turns()[0])
+    after.push(games.get("commander").parse_move(after, "B8,8_9,8"))
+    return board, inf.Evidence.exact("commander", after)
+
+
+def test_commander_an_unseen_penalty_turn_explains_the_same_side_moving_again():
+    board, seen = _unseen_penalty_then_blue_moves()
+    verdict = inf.decide(board, seen)
+    assert verdict.status == "commit"
+    assert verdict.moves[0].penalty and str(verdict.moves[1]) == "B8,8_9,8"
+
+
+def test_commander_an_unseen_penalty_turn_records_the_hinted_attempt():
+    board, seen = _unseen_penalty_then_blue_moves()
+    attempt = board.penalty_turns()[-1]
+    verdict = inf.decide(board, seen, penalty_hint=attempt)
+    assert verdict.status == "commit" and verdict.moves[0] == attempt and verdict.moves[0].penalty
+
+
+def test_commander_without_a_referee_no_penalty_turn_explains_anything():
+    from tests.games.commander.helpers import with_kings
+
+    _, seen = _unseen_penalty_then_blue_moves()
+    assert inf.decide(with_kings({"5,9": "A", "8,8": "i"}), seen).status == "illegal"

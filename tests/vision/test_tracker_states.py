@@ -200,6 +200,27 @@ def test_commander_illegal_crossing_put_back_becomes_the_penalty_turn():
     assert tracker.board.turn is not RED
 
 
+def test_commander_a_penalty_turn_the_camera_never_saw_is_recorded_before_the_next_move():
+    from games.commander.pieces import RED
+    from tests.games.commander.helpers import with_kings
+
+    board = with_kings({"5,9": "A", "8,8": "i"}, referee=True)
+    camera, tracker, t = _setup("commander", board)
+    # Red's artillery crosses deep water and is put back before the hand leaves: the camera
+    # sees a hand come and go over an unchanged board, then blue's infantry move.
+    _, t = _play(tracker, camera, 0.8, t, hand=True)
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    assert not _committed(events)
+    camera.board.push(camera.board.penalty_turns()[0])
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _move(camera, "B8,8_9,8")
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    committed = [e for e in events if isinstance(e, ev.MoveCommitted)]
+    assert len(committed) == 1 and committed[0].moves[0].penalty and committed[0].san[0].endswith("$")
+    assert committed[0].san[1:] == ["B8,8_9,8"] and not committed[0].evidence["penalty_seen"]
+    assert tracker.board.turn is RED and tracker.board.fen() == camera.board.fen()
+
+
 def _lift(camera, point):
     """The hand takes the piece on `point` off the board (the camera sees the point empty)."""
     board = camera.board.copy()
@@ -301,3 +322,24 @@ def test_without_a_clock_a_move_that_only_takes_a_piece_off_waits_for_the_hand_t
     assert not any(isinstance(e, ev.MoveCommitted) for e in events)
     events, t = _play(tracker, camera, 1.0, t, hand=False)
     assert [s for e in events if isinstance(e, ev.MoveCommitted) for s in e.san] == [moves[ply]]
+
+
+def test_without_a_clock_a_stack_that_moved_waits_for_the_rest_of_a_split_turn():
+    """A tank leaving its passenger behind is a legal turn, and also the first half of a split
+    in which the passenger goes elsewhere: a hand that pauses between the halves must not get
+    the first half committed (the second would then look like the opponent's move)."""
+    from tests.games.commander.helpers import with_kings
+    from vision.tracker import REMOVAL_WAIT_S
+
+    board = with_kings({"5,9": "(TI)", "9,9": "i"}, referee=True)
+    camera, tracker, t = _setup("commander", board)
+    notation = games.get("commander").notation()
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    camera.board.push(notation.parse(camera.board, "(TB)T5,9_5,8"))
+    events, t = _play(tracker, camera, REMOVAL_WAIT_S - 0.5, t, hand=False)
+    assert not _committed(events)
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    camera.board = board.copy()
+    camera.board.push(notation.parse(camera.board, "(TB)T5,9_5,8/B5,9_4,9"))
+    events, t = _play(tracker, camera, REMOVAL_WAIT_S + 0.5, t, hand=False)
+    assert [s for e in events if isinstance(e, ev.MoveCommitted) for s in e.san] == ["(TB)T5,9_5,8/B5,9_4,9"]
