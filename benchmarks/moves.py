@@ -12,9 +12,10 @@ cut from the picture per game) both trackers read the same 1280×720 frames:
 Printed per tracker: games recovered whole, moves recovered in order (their text equal to the
 truth's), positions in order (the same position after each ply: a Cờ Toán capture made by
 another operation than the truth's, which no camera can tell, counts here only), spurious moves,
-illegal moves reported, latency from the hand leaving the board (the truth's frame_done) to
-the commit (median, p95), frames per second through the tracker (decoding excluded), and
-the ratios banco / naive.
+illegal moves reported, false illegal alarms (an `illegal` report while no illegal move is being
+made and the game is on track: each asks the referee to look for nothing), latency from the hand
+leaving the board (the truth's frame_done) to the commit (median, p95), frames per second
+through the tracker (decoding excluded), and the ratios banco / naive.
 
     .venv/bin/python -m benchmarks.moves --games 30            # the acceptance count, 10 per game
     .venv/bin/python -m benchmarks.moves --games 3 --plies 40  # a quicker look
@@ -89,6 +90,7 @@ class Score:
     spurious: int = 0
     illegal_truth: int = 0
     illegal_reported: int = 0
+    false_alarms: int = 0  # `illegal` reports with no injected illegal move near: the referee's noise
     latencies: list[float] = field(default_factory=list)
     frames: int = 0
     seconds: float = 0.0
@@ -104,6 +106,7 @@ class Score:
         return (f"{self.name:7s} games whole {self.whole}/{self.games}  moves {self.recovered}/{self.truth_moves}  "
                 f"positions {self.positions}/{self.truth_moves}  "
                 f"spurious {self.spurious}  illegal reported {self.illegal_reported}/{self.illegal_truth}  "
+                f"false illegal alarms {self.false_alarms}  "
                 f"latency median {median:.0f} ms p95 {p95:.0f} ms  {self.fps:.1f} frames/s")
 
 
@@ -144,14 +147,22 @@ def judge(events: list, truth: dict, score: Score) -> None:
             continue
         score.latencies.append(max(0.0, committed[index][1] - move["frame_done"] / fps))
     geometry = games.get(truth["game"]).geometry
+    explained: set[int] = set()
     for wrong in truth.get("illegal", []):
         score.illegal_truth += 1
         spots = {geometry.parse_point(wrong["from"]), geometry.parse_point(wrong["to"])}
-        for e in events:
-            if isinstance(e, ev.Illegal) and wrong["frame_done"] / fps - 0.2 <= e.timestamp \
-                    <= wrong["frame_restored"] / fps + 0.5 and spots & set(e.points):
-                score.illegal_reported += 1
-                break
+        window = (wrong["frame_done"] / fps - 0.2, wrong["frame_restored"] / fps + 0.5)
+        reports = [index for index, e in enumerate(events) if isinstance(e, ev.Illegal)
+                   and window[0] <= e.timestamp <= window[1]]
+        explained.update(reports)
+        if any(spots & set(events[index].points) for index in reports):
+            score.illegal_reported += 1
+    # Counted only while the game is still on track: once off it, every look disagrees.
+    off_track = committed[matched][1] if matched < len(committed) else float("inf")
+    if matched < len(expected):
+        off_track = min(off_track, truth["moves"][matched]["frame_done"] / fps)
+    score.false_alarms += sum(1 for index, e in enumerate(events) if isinstance(e, ev.Illegal)
+                              and index not in explained and e.timestamp < off_track)
 
 
 def same_positions(events: list, truth: dict) -> int:
