@@ -79,6 +79,12 @@ START_CHECK_S = 0.5
 ADAPT_RETRY_S = 2.0
 # Without a clock, a move that only takes pieces off commits once the board has been still this long.
 REMOVAL_WAIT_S = 1.5
+# Without a clock, a commit whose margin is below this also waits REMOVAL_WAIT_S still: a player
+# hesitating at the near edge, a piece in the hand over a point beside its target, shows little
+# hand and a raised piece that reads, less surely than a piece set down, as a move one point
+# off (Xiangqi renders 1006 ply 142 at margin 8.1, 1008 ply 79 at 6.8; set-down moves read
+# at 14 and more). A hesitation holds still at most about a second.
+SURE_MARGIN = 4 * inf.COMMIT_MARGIN
 # While a hand is over the board, the points of the pieces that may move are looked at this
 # often (only those whose crop changed); a piece is in the hand once its point reads empty
 # this surely, unoccluded, on LIFT_LOOKS looks in a row, and back once it reads its piece so.
@@ -605,7 +611,8 @@ class MoveTracker:
                 return []
             still_for = timestamp - self.last_motion
             if not self.commit_on_press and still_for < REMOVAL_WAIT_S and (
-                    self._only_removes(verdict.moves) or self._may_be_half_a_split(verdict.moves)):
+                    verdict.margin < SURE_MARGIN or self._only_removes(verdict.moves)
+                    or self._may_be_half_a_split(verdict.moves)):
                 # A piece taken off and nothing else changed (a Commander stay capture, an aircraft
                 # shot down) is also how every capture by replacement begins: the hand may be
                 # coming back with the capturer. A stack that moved whole, or lost a piece, is also

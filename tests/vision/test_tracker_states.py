@@ -31,7 +31,7 @@ class ScriptedCamera:
 
     def observe(self, frame) -> Observation:
         view = appearance(self.game, self.board)
-        probs = np.full((len(self.points), len(self.classes)), 0.01)
+        probs = np.full((len(self.points), len(self.classes)), 1e-4)
         for i, point in enumerate(self.points):
             probs[i, self.classes.index(view[point])] = 1.0
         probs /= probs.sum(axis=1, keepdims=True)
@@ -343,3 +343,39 @@ def test_without_a_clock_a_stack_that_moved_waits_for_the_rest_of_a_split_turn()
     camera.board.push(notation.parse(camera.board, "(TB)T5,9_5,8/B5,9_4,9"))
     events, t = _play(tracker, camera, REMOVAL_WAIT_S + 0.5, t, hand=False)
     assert [s for e in events if isinstance(e, ev.MoveCommitted) for s in e.san] == ["(TB)T5,9_5,8/B5,9_4,9"]
+
+
+class _HoveringCamera(ScriptedCamera):
+    """Reads one point's piece less surely: a piece held up over it, not set down."""
+
+    raised: games.Point | None = None
+
+    def observe(self, frame) -> Observation:
+        observation = super().observe(frame)
+        if self.raised is not None:
+            row = observation.probabilities[self.points.index(self.raised)]
+            piece = int(np.argmax(row))
+            row[:] = 1e-4
+            row[piece], row[self.classes.index("empty")] = 0.9, 0.1
+            row /= row.sum()
+        return observation
+
+
+def test_without_a_clock_a_piece_held_still_over_a_point_beside_its_target_is_not_committed():
+    """A player hesitating at the board's edge, the cannon in the hand over f2, shows little
+    hand: the raised piece reads as a move to f2, less surely than a piece set down. Such a
+    narrow reading waits REMOVAL_WAIT_S still; the hesitation ends sooner, at e2."""
+    board = games.get("xiangqi").board()
+    camera = _HoveringCamera("xiangqi", board.copy())
+    tracker = MoveTracker("xiangqi", board, camera, _calibration("xiangqi"))
+    _, t = _play(tracker, camera, 1.0, 0.0, hand=False)
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _move(camera, "h2f2")
+    camera.raised = games.Point(5, 2)
+    events, t = _play(tracker, camera, 1.0, t, hand=False)  # held still, seen without the hand
+    assert not _committed(events)
+    _, t = _play(tracker, camera, 0.4, t, hand=True)
+    camera.board, camera.raised = board.copy(), None
+    _move(camera, "h2e2")
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    assert _committed(events) == ["h2e2"]
