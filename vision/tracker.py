@@ -79,12 +79,17 @@ START_CHECK_S = 0.5
 ADAPT_RETRY_S = 2.0
 # Without a clock, a move that only takes pieces off commits once the board has been still this long.
 REMOVAL_WAIT_S = 1.5
-# Without a clock, a commit whose margin is below this also waits REMOVAL_WAIT_S still: a player
-# hesitating at the near edge, a piece in the hand over a point beside its target, shows little
-# hand and a raised piece that reads, less surely than a piece set down, as a move one point
-# off (Xiangqi renders 1006 ply 142 at margin 8.1, 1008 ply 79 at 6.8; set-down moves read
-# at 14 and more). A hesitation holds still at most about a second.
-SURE_MARGIN = 4 * inf.COMMIT_MARGIN
+# Without a clock, a commit much less sure than this game's moves usually are (its margin under
+# SURE_FRACTION of the median of the last SURE_HISTORY commits) also waits REMOVAL_WAIT_S still:
+# a player hesitating at the near edge, a piece in the hand over a point beside its target, shows
+# little hand and a raised piece that reads, less surely than a piece set down, as a move one
+# point off (Xiangqi renders 1006 ply 142 at margin 8.1, 1008 ply 79 at 6.8, against 18.4 for
+# the set-down moves before). A hesitation holds still at most about a second. Relative, not in
+# nats: a game whose pieces read less surely (Cờ Toán's digits) has narrower margins throughout,
+# and waiting on all of them lets the next hand arrive first.
+SURE_FRACTION = 0.6
+SURE_HISTORY = 12
+SURE_MIN_HISTORY = 4
 # While a hand is over the board, the points of the pieces that may move are looked at this
 # often (only those whose crop changed); a piece is in the hand once its point reads empty
 # this surely, unoccluded, on LIFT_LOOKS looks in a row, and back once it reads its piece so.
@@ -151,6 +156,7 @@ class MoveTracker:
         self._last_full = -1e9
         self._last_signature: tuple | None = None
         self._press_pending = False
+        self._margins: deque[float] = deque(maxlen=SURE_HISTORY)  # recent commits, as sure as they were
         self._recheck_at: float | None = None
         self._tentative: tuple[str, ...] | None = None  # a narrow commit awaiting a second look
         self._doubt: tuple | None = None  # an illegal or ambiguous look awaiting a second one
@@ -611,7 +617,7 @@ class MoveTracker:
                 return []
             still_for = timestamp - self.last_motion
             if not self.commit_on_press and still_for < REMOVAL_WAIT_S and (
-                    verdict.margin < SURE_MARGIN or self._only_removes(verdict.moves)
+                    self._less_sure_than_usual(verdict.margin) or self._only_removes(verdict.moves)
                     or self._may_be_half_a_split(verdict.moves)):
                 # A piece taken off and nothing else changed (a Commander stay capture, an aircraft
                 # shot down) is also how every capture by replacement begins: the hand may be
@@ -696,7 +702,14 @@ class MoveTracker:
             board.push(move)
         return out
 
+    def _less_sure_than_usual(self, margin: float) -> bool:
+        if len(self._margins) < SURE_MIN_HISTORY:
+            return False
+        return margin < SURE_FRACTION * float(np.median(self._margins))
+
     def _commit(self, moves, timestamp: float, evidence: dict) -> ev.MoveCommitted:
+        if "margin" in evidence:
+            self._margins.append(evidence["margin"])
         san = self._write(moves)
         for move in moves:
             self.board.push(move)

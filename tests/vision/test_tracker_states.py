@@ -349,6 +349,7 @@ class _HoveringCamera(ScriptedCamera):
     """Reads one point's piece less surely: a piece held up over it, not set down."""
 
     raised: games.Point | None = None
+    sureness = 0.7  # the raised piece's probability; the rest goes to empty
 
     def observe(self, frame) -> Observation:
         observation = super().observe(frame)
@@ -356,26 +357,54 @@ class _HoveringCamera(ScriptedCamera):
             row = observation.probabilities[self.points.index(self.raised)]
             piece = int(np.argmax(row))
             row[:] = 1e-4
-            row[piece], row[self.classes.index("empty")] = 0.9, 0.1
+            row[piece], row[self.classes.index("empty")] = self.sureness, 1 - self.sureness
             row /= row.sum()
         return observation
 
 
+OPENING_MOVES = ["b0c2", "b9c7", "a0a1", "a9a8"]
+
+
 def test_without_a_clock_a_piece_held_still_over_a_point_beside_its_target_is_not_committed():
     """A player hesitating at the board's edge, the cannon in the hand over f2, shows little
-    hand: the raised piece reads as a move to f2, less surely than a piece set down. Such a
-    narrow reading waits REMOVAL_WAIT_S still; the hesitation ends sooner, at e2."""
+    hand: the raised piece reads as a move to f2, much less surely than the pieces set down
+    before. Such a reading waits REMOVAL_WAIT_S still; the hesitation ends sooner, at e2."""
     board = games.get("xiangqi").board()
     camera = _HoveringCamera("xiangqi", board.copy())
     tracker = MoveTracker("xiangqi", board, camera, _calibration("xiangqi"))
     _, t = _play(tracker, camera, 1.0, 0.0, hand=False)
+    seen = []
+    for text in OPENING_MOVES:
+        _, t = _play(tracker, camera, 0.5, t, hand=True)
+        _move(camera, text)
+        events, t = _play(tracker, camera, 1.0, t, hand=False)
+        seen += _committed(events)
+    assert seen == OPENING_MOVES  # set down: committed within the stability window
+    before = camera.board.copy()
     _, t = _play(tracker, camera, 0.5, t, hand=True)
     _move(camera, "h2f2")
     camera.raised = games.Point(5, 2)
     events, t = _play(tracker, camera, 1.0, t, hand=False)  # held still, seen without the hand
     assert not _committed(events)
     _, t = _play(tracker, camera, 0.4, t, hand=True)
-    camera.board, camera.raised = board.copy(), None
+    camera.board, camera.raised = before, None
     _move(camera, "h2e2")
     events, t = _play(tracker, camera, 1.0, t, hand=False)
     assert _committed(events) == ["h2e2"]
+
+
+def test_a_game_whose_pieces_all_read_less_surely_does_not_wait_on_every_move():
+    """The wait is for a reading less sure than this game's usual ones: with every piece read
+    as the raised one was (a set read less surely throughout), moves commit at once."""
+    board = games.get("xiangqi").board()
+    camera = _HoveringCamera("xiangqi", board.copy())
+    tracker = MoveTracker("xiangqi", board, camera, _calibration("xiangqi"))
+    _, t = _play(tracker, camera, 1.0, 0.0, hand=False)
+    seen = []
+    for text in OPENING_MOVES + ["h2e2"]:
+        _, t = _play(tracker, camera, 0.5, t, hand=True)
+        _move(camera, text)
+        camera.raised = games.get("xiangqi").geometry.parse_point(text[2:])
+        events, t = _play(tracker, camera, 0.6, t, hand=False)
+        seen += _committed(events)
+    assert seen == OPENING_MOVES + ["h2e2"]
