@@ -88,6 +88,10 @@ REMOVAL_WAIT_S = 1.5
 # nats: a game whose pieces read less surely (Cờ Toán's digits) has narrower margins throughout,
 # and waiting on all of them lets the next hand arrive first.
 SURE_FRACTION = 0.6
+# Measured per game: in Cờ Tư Lệnh this wait cost more than it saved (render seed 1000: 80 → 12
+# of 80 moves): its turns already wait for splits and removals, and its margins vary with stacks,
+# so the next hand came first. There a hesitation still gets the narrow-commit second look.
+HESITATION_WAIT_GAMES = frozenset({"xiangqi", "cotoan"})
 SURE_HISTORY = 12
 SURE_MIN_HISTORY = 4
 # While a hand is over the board, the points of the pieces that may move are looked at this
@@ -703,7 +707,7 @@ class MoveTracker:
         return out
 
     def _less_sure_than_usual(self, margin: float) -> bool:
-        if len(self._margins) < SURE_MIN_HISTORY:
+        if self.game not in HESITATION_WAIT_GAMES or len(self._margins) < SURE_MIN_HISTORY:
             return False
         return margin < SURE_FRACTION * float(np.median(self._margins))
 
