@@ -88,12 +88,12 @@ REMOVAL_WAIT_S = 1.5
 # nats: a game whose pieces read less surely (Cờ Toán's digits) has narrower margins throughout,
 # and waiting on all of them lets the next hand arrive first.
 SURE_FRACTION = 0.6
+SURE_HISTORY = 12
+SURE_MIN_HISTORY = 4
 # Measured per game: in Cờ Tư Lệnh this wait cost more than it saved (render seed 1000: 80 → 12
 # of 80 moves): its turns already wait for splits and removals, and its margins vary with stacks,
 # so the next hand came first. There a hesitation still gets the narrow-commit second look.
 HESITATION_WAIT_GAMES = frozenset({"xiangqi", "cotoan"})
-SURE_HISTORY = 12
-SURE_MIN_HISTORY = 4
 # While a hand is over the board, the points of the pieces that may move are looked at this
 # often (only those whose crop changed); a piece is in the hand once its point reads empty
 # this surely, unoccluded, on LIFT_LOOKS looks in a row, and back once it reads its piece so.
@@ -627,8 +627,9 @@ class MoveTracker:
                 # shot down) is also how every capture by replacement begins: the hand may be
                 # coming back with the capturer. A stack that moved whole, or lost a piece, is also
                 # how a split turn begins (its carrier and passengers go to different points), and
-                # a hand that unstacks pauses over the stack, hiding it. Without a clock press, wait
-                # (once the opponent has moved, or both parts are seen, the turn is complete).
+                # a hand that unstacks pauses over the stack, hiding it. A reading much less sure
+                # than usual may be a piece still held over a point (SURE_FRACTION). Without a clock
+                # press, wait (once the opponent has moved, or both parts are seen, it is complete).
                 self._recheck_at = self.last_motion + REMOVAL_WAIT_S
                 return []
             details: dict = {}
