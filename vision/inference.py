@@ -31,7 +31,7 @@ import numpy as np
 
 import games
 from games import Board, Move, Point
-from vision.classes import OCCLUDED, appearance, classes
+from vision.classes import EMPTY, OCCLUDED, appearance, classes
 
 # A point may have changed when another class beats the expected one at all, or the expected
 # class is not even odds-on: moves are searched only among such points (and unseen ones).
@@ -280,6 +280,9 @@ class Verdict:
     changed: list[Point] = field(default_factory=list)
     alternatives: list[list[Move]] = field(default_factory=list)
     penalty: list[Move] = field(default_factory=list)
+    # An illegal look where pieces are only missing from the last legal position, nothing new
+    # in sight: most often a piece still in the hand, rarely one knocked off the board.
+    missing_only: bool = False
 
 
 def _score(evidence: Evidence, view: np.ndarray) -> float:
@@ -476,6 +479,21 @@ def decide(board: Board, evidence: Evidence, *, max_plies: int = 3, margin: floa
     # camera does see is wrong.: report the points that differ from the closest legal result,
     # preferring the last legal position itself (what changed since the record's last move).
     closest = min(found, key=lambda h: (len(residual(evidence, h.view)), len(h.moves), -h.score))
-    points = [evidence.points[i] for i in residual(evidence, closest.view)]
+    rows = residual(evidence, closest.view)
+    if not rows:
+        # A legal result agrees with every point side by side, only less likely than one that
+        # does not (the kinds of one side confused): nothing to show a referee, look again.
+        return Verdict("unsure", candidates=[closest], changed=changed)
+    points = [evidence.points[i] for i in rows]
     penalty = [turn for turn, view in rules.penalty_moves(board) if not residual(evidence, view)]
-    return Verdict("illegal", points=points, changed=changed, penalty=penalty[:1])
+    return Verdict("illegal", points=points, changed=changed, penalty=penalty[:1],
+                   missing_only=_only_missing(evidence, null.view))
+
+
+def _only_missing(evidence: Evidence, view: np.ndarray) -> bool:
+    """Whether every point where the camera clearly disagrees with `view` shows empty where
+    `view` has a piece (pieces gone, none come)."""
+    rows = residual(evidence, view)
+    empty = evidence.classes.index(EMPTY)
+    best = evidence.logp.argmax(axis=1)
+    return bool(rows) and all(view[i] != empty and best[i] == empty for i in rows)

@@ -64,6 +64,11 @@ CENTRE_MIN_SPREAD = 12.0
 WINDOW_READS = 3
 # After a doubtful verdict (illegal, ambiguous, occluded), the changed points are read again this soon.
 RECHECK_S = 0.7
+# A board where pieces are only missing (nothing new in sight) is, far more often than a piece
+# knocked off, a piece still in the hand: a player thinking with it, or carrying a captured piece
+# away before the capturer moves. It is reported as illegal only once the board has been still
+# this long (a wrong move, a piece where none should be, is reported on the second look).
+MISSING_HOLD_S = 4.0
 # A commit whose margin is below this waits for the next look (one stability window later, or
 # the next still window) to name the same moves: a hand that pauses over the board while still
 # carrying a piece shows a lifted piece and a faint one somewhere else, a near miss of a move.
@@ -164,6 +169,7 @@ class MoveTracker:
         self._recheck_at: float | None = None
         self._tentative: tuple[str, ...] | None = None  # a narrow commit awaiting a second look
         self._doubt: tuple | None = None  # an illegal or ambiguous look awaiting a second one
+        self._doubt_at = -1e9  # when that look was first seen
         self._pending_penalty: list = []
         self._lifted: int | None = None  # the row of the piece in the hand (a PieceLifted was sent)
         # Looks in a row each row read empty (or, while lifted, that row read its piece again).
@@ -650,12 +656,19 @@ class MoveTracker:
         signature = (verdict.status, tuple(verdict.points), tuple(tuple(map(str, c.moves)) for c in verdict.candidates))
         if signature == self._last_signature:
             return []
-        if verdict.status in ("illegal", "ambiguous") and signature != self._doubt:
+        if verdict.status in ("illegal", "ambiguous") and (signature != self._doubt
+                                                             or self._doubt_at < self.last_motion):
             # A hand that pauses mid-move (a captured piece already off, the mover still up) shows
             # for a moment a board no legal move explains: a doubt reaches the referee and the
-            # LEDs only when the next look, RECHECK_S later, sees the same.
-            self._doubt = signature
+            # LEDs only when a look RECHECK_S later, with nothing moving in between, sees the same
+            # (not the full check that may fall on the next frame, nor a pause of an earlier move).
+            self._doubt, self._doubt_at = signature, timestamp
             return []
+        if verdict.status in ("illegal", "ambiguous") and timestamp - self._doubt_at < RECHECK_S - 1e-6:
+            self._recheck_at = self._doubt_at + RECHECK_S  # the look that may confirm it, not later
+            return []
+        if verdict.missing_only and not verdict.penalty and timestamp - self.last_motion < MISSING_HOLD_S:
+            return []  # most likely a piece in the hand (MISSING_HOLD_S); the lift watch shows it
         self._doubt = None
         self._last_signature = signature
         if verdict.status == "illegal":

@@ -276,7 +276,7 @@ def test_no_lift_for_a_hidden_point_or_a_piece_of_the_side_not_to_move():
 
 def test_a_hand_pausing_mid_move_raises_no_alarm_but_a_wrong_board_that_stays_does():
     """Taking a captured piece off first leaves for a moment a board no legal move explains: no
-    Illegal unless the next look, RECHECK_S later, still sees it."""
+    Illegal unless a look RECHECK_S later still sees it."""
     from vision.tracker import RECHECK_S
 
     camera, tracker, t = _setup()
@@ -293,12 +293,62 @@ def test_a_hand_pausing_mid_move_raises_no_alarm_but_a_wrong_board_that_stays_do
     assert not any(isinstance(e, ev.Illegal) for e in events)
     assert [str(m) for e in events if isinstance(e, ev.MoveCommitted) for m in e.moves] == ["h2e2"]
     _, t = _play(tracker, camera, 0.5, t, hand=True)
-    wrong = camera.board.copy()
-    wrong.set_piece_at(games.Point(7, 9), None)
-    camera.board = wrong
+    _wrong_move(camera)
     events, t = _play(tracker, camera, 0.3 + RECHECK_S + 0.5, t, hand=False)
     illegal = [e for e in events if isinstance(e, ev.Illegal)]
-    assert illegal and games.Point(7, 9) in illegal[0].points
+    assert illegal and set(illegal[0].points) == {games.Point(7, 9), games.Point(7, 8)}
+
+
+def _wrong_move(camera):
+    """Black's horse steps one point straight forward, as no horse moves."""
+    wrong = camera.board.copy()
+    horse = wrong.piece_at(games.Point(7, 9))
+    wrong.set_piece_at(games.Point(7, 9), None)
+    wrong.set_piece_at(games.Point(7, 8), horse)
+    camera.board = wrong
+
+
+def test_a_piece_held_in_the_hand_is_no_alarm_until_it_stays_missing():
+    """A point emptied with nothing new in sight is a piece in the hand (a player thinking with
+    it): not illegal until the board has stayed so for MISSING_HOLD_S; then it is reported."""
+    from vision.tracker import MISSING_HOLD_S
+
+    camera, tracker, t = _setup()
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _lift(camera, games.Point(7, 2))
+    events, t = _play(tracker, camera, MISSING_HOLD_S - 0.5, t, hand=False)
+    assert not any(isinstance(e, ev.Illegal) for e in events)
+    _, t = _play(tracker, camera, 0.3, t, hand=True)
+    camera.board = tracker.board.copy()
+    _move(camera, "h2e2")
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    assert _committed(events) == ["h2e2"] and not any(isinstance(e, ev.Illegal) for e in events)
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _lift(camera, games.Point(7, 9))  # Black's horse, never put down again
+    events, t = _play(tracker, camera, MISSING_HOLD_S + 1.0, t, hand=False)
+    illegal = [e for e in events if isinstance(e, ev.Illegal)]
+    assert len(illegal) == 1 and illegal[0].points == [games.Point(7, 9)]
+    assert illegal[0].timestamp - tracker.last_motion >= MISSING_HOLD_S
+
+
+def test_a_doubt_is_confirmed_only_by_a_later_look_with_nothing_moving_between():
+    """Neither the full check that may fall on the very next frame nor a pause of an earlier
+    move seeing the same wrong board confirms a doubt: only a look RECHECK_S later, still."""
+    from vision.tracker import RECHECK_S
+
+    camera, tracker, t = _setup()
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _wrong_move(camera)
+    events, t = _play(tracker, camera, 0.4, t, hand=False)  # the window: a first doubtful look
+    assert not any(isinstance(e, ev.Illegal) for e in events) and tracker._doubt is not None
+    tracker._last_full = -1e9  # the full check falls due now
+    events, t = _play(tracker, camera, RECHECK_S * 0.5, t, hand=False)
+    assert not any(isinstance(e, ev.Illegal) for e in events)
+    _, t = _play(tracker, camera, 0.3, t, hand=True)  # the hand comes back, pauses again
+    events, t = _play(tracker, camera, 0.4, t, hand=False)
+    assert not any(isinstance(e, ev.Illegal) for e in events)
+    events, t = _play(tracker, camera, RECHECK_S + 0.2, t, hand=False)
+    assert [e.points for e in events if isinstance(e, ev.Illegal)] != []
 
 
 def test_without_a_clock_a_move_that_only_takes_a_piece_off_waits_for_the_hand_to_stay_away():
