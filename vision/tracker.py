@@ -97,7 +97,9 @@ SURE_HISTORY = 12
 SURE_MIN_HISTORY = 4
 # Measured per game: in Cờ Tư Lệnh this wait cost more than it saved (render seed 1000: 80 → 12
 # of 80 moves): its turns already wait for splits and removals, and its margins vary with stacks,
-# so the next hand came first. There a hesitation still gets the narrow-commit second look.
+# so the next hand came first. There only a narrow commit (under CONFIRM_MARGIN, which no commit
+# of that render had: its least sure was 6.8) waits so: a piece held over the point beside its
+# target at the near edge read as set down there at 5.5 (render seed 1002, ply 29).
 HESITATION_WAIT_GAMES = frozenset({"xiangqi", "cotoan"})
 # While a hand is over the board, the points of the pieces that may move are looked at this
 # often (only those whose crop changed); a piece is in the hand once its point reads empty
@@ -721,7 +723,9 @@ class MoveTracker:
         return out
 
     def _less_sure_than_usual(self, margin: float) -> bool:
-        if self.game not in HESITATION_WAIT_GAMES or len(self._margins) < SURE_MIN_HISTORY:
+        if self.game not in HESITATION_WAIT_GAMES:
+            return margin < CONFIRM_MARGIN
+        if len(self._margins) < SURE_MIN_HISTORY:
             return False
         return margin < SURE_FRACTION * float(np.median(self._margins))
 

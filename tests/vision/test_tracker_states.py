@@ -396,18 +396,27 @@ def test_without_a_clock_a_stack_that_moved_waits_for_the_rest_of_a_split_turn()
 
 
 class _HoveringCamera(ScriptedCamera):
-    """Reads one point's piece less surely: a piece held up over it, not set down."""
+    """Reads one point's piece less surely: a piece held up over it, not set down (and, with
+    `left`, the point it left as less surely empty: the hand's shadow still over it)."""
 
     raised: games.Point | None = None
+    left: games.Point | None = None
+    left_piece: str | None = None
     sureness = 0.7  # the raised piece's probability; the rest goes to empty
 
     def observe(self, frame) -> Observation:
         observation = super().observe(frame)
+        empty = self.classes.index("empty")
         if self.raised is not None:
             row = observation.probabilities[self.points.index(self.raised)]
             piece = int(np.argmax(row))
             row[:] = 1e-4
-            row[piece], row[self.classes.index("empty")] = self.sureness, 1 - self.sureness
+            row[piece], row[empty] = self.sureness, 1 - self.sureness
+            row /= row.sum()
+        if self.left is not None:
+            row = observation.probabilities[self.points.index(self.left)]
+            row[:] = 1e-4
+            row[empty], row[self.classes.index(self.left_piece)] = self.sureness, 1 - self.sureness
             row /= row.sum()
         return observation
 
@@ -458,3 +467,42 @@ def test_a_game_whose_pieces_all_read_less_surely_does_not_wait_on_every_move():
         events, t = _play(tracker, camera, 0.6, t, hand=False)
         seen += _committed(events)
     assert seen == OPENING_MOVES + ["h2e2"]
+
+
+def test_commander_a_narrow_reading_of_a_piece_held_beside_its_target_waits_for_the_hand():
+    """Cờ Tư Lệnh at the near edge (render seed 1002, ply 29): the tank held over the point
+    before its target, its own point still in the hand's shadow, reads as a move there with a
+    narrow margin (under CONFIRM_MARGIN). It waits REMOVAL_WAIT_S still; the tank lands on 6,5."""
+    from games.commander import terrain as tr
+    from tests.games.commander.helpers import with_kings
+    from vision.tracker import CONFIRM_MARGIN
+
+    def point(name):
+        return tr.to_point(tr.parse_point(name))
+
+    board = with_kings({"4,5": "T"})
+    camera = _HoveringCamera("commander", board.copy())
+    camera.sureness = 0.9
+    tracker = MoveTracker("commander", board, camera, _calibration("commander"), wait_for_start=False)
+    _, t = _play(tracker, camera, 1.0, 0.0, hand=False)
+    before = camera.board.copy()
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _move(camera, "T4,5_5,5")
+    camera.raised, camera.left, camera.left_piece = point("5,5"), point("4,5"), "red_tank"
+    held = _verdict(tracker, camera)
+    assert held.status == "commit" and held.margin < CONFIRM_MARGIN
+    events, t = _play(tracker, camera, 1.0, t, hand=False)  # held still a second, little hand seen
+    assert not _committed(events)
+    _, t = _play(tracker, camera, 0.4, t, hand=True)
+    camera.board, camera.raised, camera.left = before, None, None
+    _move(camera, "T4,5_6,5")
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    assert _committed(events) == ["T4,5_6,5"]
+
+
+def _verdict(tracker, camera):
+    """The verdict on the camera's present reading against the tracker's board."""
+    from vision import inference as inf
+
+    evidence = inf.Evidence.from_observation(camera.observe(None))
+    return inf.decide(tracker.board, evidence, rules=tracker.rules)
