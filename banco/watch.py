@@ -67,6 +67,29 @@ def _calibration(variant, calibration_file: Path | None, spec: int | str):
     raise BancoError(f"the camera {spec!r} gave no frame to calibrate from")
 
 
+class TimeModeMismatch(BancoError):
+    """--time chooses one Commander Chess mode, the server's game is set up for the other."""
+
+
+def refuse_mode_mismatch(game: str, fen: str, control, where: str) -> None:
+    """Raise `TimeModeMismatch` when `control` (``--time``) would play the Commander Chess game at
+    `fen` in another mode than the one it is set up for: a 15-minute clock on a total-war game
+    would end the game at 15 minutes while the referee's record waits for a commander's capture.
+    Any other game, or no --time, passes."""
+    if game != "commander" or control is None:
+        return
+    from server.record import COMMANDER_TOTAL_WAR_MS
+
+    mode = games.get("commander").board(fen).mode.value
+    total_war_time = control.base_ms >= COMMANDER_TOTAL_WAR_MS
+    if (mode == "war") != total_war_time:
+        names = {"battle": "battle mode (15 minutes)", "war": "total war (30 minutes)",
+                 "nine": "the 9-piece battle (15 minutes)"}
+        raise TimeModeMismatch(f"{where} is set up for {names[mode]}, but --time {control} would play "
+                               f"{'total war (30 minutes)' if total_war_time else 'a 15-minute battle'}; give "
+                               "the --time of the game's mode, or ask the referee for a game with this time")
+
+
 def watch(
     game: GameOption = "xiangqi",
     camera: Annotated[str, typer.Option("--camera", "-c", help="camera index (0), video file or stream URL")] = "0",
@@ -135,6 +158,7 @@ def watch(
                 snapshot = await target.snapshot()
                 if snapshot["variant"] != variant.name:
                     raise BancoError(f"game {game_id} on {server} is {snapshot['variant']}, not {variant.name}")
+                refuse_mode_mismatch(variant.name, snapshot["fen"], control, f"game {game_id} on {server}")
                 typer.echo(f"recording game {game_id} on {server}/games/{game_id}")
                 await make_station(target, snapshot["ply"] > 0).run()
             finally:
@@ -177,6 +201,7 @@ def _embedded_record(variant, game_id: int | None, database: str | None, control
     row = app.state.recorder.get_game(game_id)
     if row.variant != variant.name:
         raise BancoError(f"game {game_id} is {row.variant}, not {variant.name}")
+    refuse_mode_mismatch(variant.name, row.start_fen, control, f"game {game_id}")
     return app, settings, game_id, bool(app.state.recorder.snapshot(game_id)["ply"])
 
 

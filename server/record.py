@@ -49,6 +49,39 @@ def canonical_notation(variant: games.Variant) -> str:
     return variant.default_notation
 
 
+# Commander Chess (seed 000, COMMANDER_RULES §12): a 30-minute game is total war, a shorter one the
+# battle mode; the time a game is given is how the players choose between them.
+COMMANDER_TOTAL_WAR_MS = 30 * 60_000
+
+
+def commander_mode_for(initial_ms: int) -> str:
+    """The Commander Chess mode (`games.commander.Mode` value) a game timed `initial_ms` is played in.
+
+    >>> commander_mode_for(15 * 60_000), commander_mode_for(30 * 60_000)
+    ('battle', 'war')
+    """
+    return "war" if initial_ms >= COMMANDER_TOTAL_WAR_MS else "battle"
+
+
+def timed_start_fen(variant_name: str, initial_ms: int | None, fen: str | None = None) -> str | None:
+    """The start position of a game given `initial_ms` (None: untimed): `fen`, or the game's own
+    start when `fen` is None; in a timed Commander Chess game, with the mode its time chooses
+    (15 minutes: battle, ended by the first battle won; 30: total war, ended only by a commander's
+    capture). Any other game's `fen` comes back as it was.
+
+    >>> timed_start_fen("commander", 30 * 60_000).split()[3]
+    'w'
+    >>> timed_start_fen("xiangqi", 30 * 60_000) is None
+    True
+    """
+    variant = games.get(variant_name)
+    if variant.name != "commander" or initial_ms is None:
+        return fen
+    board = variant.board(fen)
+    board.set_mode(commander_mode_for(initial_ms))
+    return board.fen()
+
+
 def hash_key(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
@@ -223,7 +256,11 @@ class Recorder:
                     initial_ms: int | None = None, increment_ms: int = 0, white_number: int | None = None,
                     black_number: int | None = None, match_id: int | None = None,
                     match_game: int | None = None) -> GameRow:
+        """A new game. Without `start_fen` it starts from the game's start position, and a timed
+        Commander Chess game in the mode its time chooses (`timed_start_fen`)."""
         variant = games.get(variant_name)
+        if start_fen is None:  # every way a game is made (API, schedule, match, station) comes here
+            start_fen = timed_start_fen(variant.name, initial_ms)
         board = variant.record_board(start_fen)  # raises InvalidFenError on a bad position
         with self.sessions.begin() as session:
             if event_id is not None:
