@@ -95,7 +95,9 @@ def watch(
     camera: Annotated[str, typer.Option("--camera", "-c", help="camera index (0), video file or stream URL")] = "0",
     calibration: Annotated[Path | None, typer.Option("--calibration", help="a profile from banco calibrate")] = None,
     time_control: Annotated[str | None, typer.Option(
-        "--time", help="time control: 15+10, 30+10, 15+0, 30+0 (Commander: 15 battle, 30 total war)")] = None,
+        "--time", help="time control: 15+10, 30+10, 15+0, 30+0. Commander Chess times the game, not each side: "
+                       "M minutes of both players' time together (15: battle, 30: total war), then points "
+                       "decide; the increment is dropped")] = None,
     clock: Annotated[str | None, typer.Option("--clock", help="banco clock: serial port, socket:// URL or sim")] = None,
     leds: Annotated[str | None, typer.Option(
         "--leds", help="LED board: serial port, socket:// URL, sim, or wled:udp://HOST / wled:/dev/ttyUSB0")] = None,

@@ -82,6 +82,25 @@ def timed_start_fen(variant_name: str, initial_ms: int | None, fen: str | None =
     return board.fen()
 
 
+def points_summary(board: Any) -> str | None:
+    """What a referee needs of a game decided on points: ``Red 23 – Blue 17 points`` for a
+    finished Commander Chess board (captures and battle bonuses, COMMANDER_RULES §11–§12), with
+    the time declared up first when the clock ended it. None while the game goes on, or for a
+    game the engine does not score in points.
+
+    >>> import games
+    >>> board = games.get("commander").board()
+    >>> board.declare_time_up()
+    >>> points_summary(board)
+    'Red 0 – Blue 0 points'
+    """
+    finished = board.result() if callable(getattr(board, "result", None)) else None
+    points = getattr(finished, "points", None)
+    if points is None:
+        return None
+    return f"Red {points[Color.WHITE]} – Blue {points[Color.BLACK]} points"
+
+
 def hash_key(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
@@ -672,6 +691,9 @@ class Recorder:
             state.row.result, state.row.termination = outcome.result(), outcome.termination.value
             revision.detail = {**revision.detail, "result": outcome.result(),
                                "termination": outcome.termination.value}
+            points = points_summary(state.board)
+            if points is not None:  # a battle won is decided on points too (§12.1): the referee needs them
+                revision.detail["points"] = points
             self._stop_clock(state)
 
     @staticmethod

@@ -520,3 +520,70 @@ def test_the_last_moves_press_may_arrive_after_the_frames_end(app, make_game, mo
     assert [text for text, _, _ in rows] == ["h2e2", "h9g7", "h0g2"]
     assert len(clock.sent) == 2
     assert [row[1:] for row in rows[1:]] == [(press.white_ms, press.black_ms) for press in clock.sent]
+
+
+# ---------------------------------------------------------------- Commander Chess: a game-duration clock
+
+QUIET_COMMANDER = ["C4,3_3,3", "H8,2_8,1", "*0,6_0,10", "*11,6_10,6", "*0,10_0,2", "*10,6_10,5(S*)"]
+
+
+def run_commander(app, game_id, tracker_script, control, count=150):
+    box = []
+
+    def make_station():
+        box.append(Station(EmbeddedTarget(app, game_id), frames(count),
+                           lambda board: ScriptedTracker("commander", board, tracker_script),
+                           time_control=TimeControl.parse(control), exit_at_end=True))
+        return box[0]
+
+    report = asyncio.run(run_headless(app, make_station))
+    return report, box[0]
+
+
+def test_a_commander_battle_ends_when_both_players_together_have_used_its_time(app, make_game):
+    # D34: a battle lasts 15 minutes of total game time, here scaled to 3 s. The moves come every
+    # 20 frames (1.33 s); the clock starts at the first (frame 5), so at frame 50 both sides have
+    # used 3 s together, though neither has used 3 s alone (a per-side clock would run on).
+    game_id = make_game("commander", control=TimeControl.parse("0.05+0"))
+    report, station = run_commander(app, game_id, script(QUIET_COMMANDER, every=20), "0.05+0")
+    assert report.stored == QUIET_COMMANDER[:3]
+    snapshot = app.state.recorder.snapshot(game_id)
+    assert (snapshot["result"], snapshot["termination"]) == ("1/2-1/2", "points")
+    assert app.state.recorder.audit(game_id)[-1].reason == "time up after 0:03: Red 0 – Blue 0 points"
+    white_ms, black_ms = station.clock.times()
+    assert white_ms > 0 and black_ms > 0 and white_ms + black_ms == 3000  # each display still shows its share
+    assert any(event["text"] == "the game's 0:03 are used up" for event in report.events)
+
+
+def test_a_commander_total_war_ends_at_its_time_and_the_points_decide_for_red(app):
+    from server.record import timed_start_fen
+
+    # Total war (30 minutes, scaled to 6 s): Red's artillery takes an infantry (10 points), then
+    # Blue thinks until the game's time is gone. The increment is dropped: the game's time is fixed.
+    war = timed_start_fen("commander", 30 * 60_000)
+    game_id = app.state.recorder.create_game("commander", "Đỏ", "Xanh", start_fen=war, initial_ms=6_000).id
+    capture = ["*0,6_1,6", "B7,2_6,2", "H3,2@B6,2"]
+    report, _ = run_commander(app, game_id, script(capture, every=20), "0.1+5")
+    assert report.stored == capture
+    snapshot = app.state.recorder.snapshot(game_id)
+    assert (snapshot["result"], snapshot["termination"]) == ("1-0", "points")
+    assert app.state.recorder.audit(game_id)[-1].reason == "time up after 0:06: Red 10 – Blue 0 points"
+    assert stored(app, game_id)[1][1:] == (6_000, 6_000 - 1_333)  # Blue's first move: no time given back
+
+
+def test_a_commander_battle_won_through_the_station_records_the_points_and_lights_the_winner(app):
+    import games
+    from hardware.leds import LOSER, WINNER, general_of
+
+    # Blue has one navy left: when Red sinks it, Blue has lost the sea battle (§12.1, +100).
+    one_navy = games.get("commander").starting_fen.replace("1n2fh1hf2", "4fh1hf2")
+    game_id = app.state.recorder.create_game("commander", start_fen=one_navy, initial_ms=900_000).id
+    sinking = ["*0,6_1,6", "H8,2_5,2", "B4,2@H5,2^"]  # ^: a battle won
+    report, station = run_commander(app, game_id, script(sinking), "15+10", count=60)
+    assert report.stored == sinking
+    snapshot = app.state.recorder.snapshot(game_id)
+    assert (snapshot["result"], snapshot["termination"]) == ("1-0", "battle won")
+    assert app.state.recorder.audit(game_id)[-1].detail["points"] == "Red 180 – Blue 0 points"
+    red, blue = (general_of(station.board, color) for color in (games.base.Color.WHITE, games.base.Color.BLACK))
+    assert station._frame.cell(red.file, red.rank) == WINNER
+    assert station._frame.cell(blue.file, blue.rank) == LOSER
