@@ -665,6 +665,7 @@ class Station:
         self._last_seq = max(self._last_seq, snapshot.get("seq", -1))
         if snapshot.get("result", "*") != "*" and self._result == "*":
             self._result = snapshot["result"]
+            self._end_outcome = self._end_outcome or _outcome_of(snapshot)
             self._note("end", f"game over: {snapshot['result']} ({snapshot.get('termination')})")
             self._game_over()
         self._status_dirty = True
@@ -701,6 +702,9 @@ class Station:
         result = snapshot.get("result", "*")
         if result != self._result:
             self._result = result
+            # A referee's result (resignation, agreed draw, a decision) is not on the board: the
+            # LEDs take it from the record; a result taken back clears it.
+            self._end_outcome = _outcome_of(snapshot)
             if result != "*":
                 self._note("end", f"game over: {result} ({snapshot.get('termination')})")
                 self._game_over()
@@ -817,6 +821,18 @@ class Station:
 
     def _now_ms(self) -> int:
         return int(self._last_ts * 1000)
+
+
+def _outcome_of(snapshot: dict[str, Any]) -> Outcome | None:
+    """The outcome a record's snapshot gives (None while the game goes on)."""
+    result = snapshot.get("result", "*")
+    if result == "*":
+        return None
+    try:
+        termination = Termination(snapshot.get("termination") or Termination.ARBITER.value)
+    except ValueError:  # a newer server's reason: the LEDs need only who won
+        termination = Termination.ARBITER
+    return Outcome(termination, {"1-0": Color.WHITE, "0-1": Color.BLACK}.get(result))
 
 
 def _minutes(ms: int) -> str:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from hardware.clock import TimeControl
 from server.station.embedded import run_headless
 from server.station.orchestrator import Station
@@ -313,7 +315,15 @@ def test_an_ambiguity_goes_to_the_referee_and_the_choice_comes_back(app, make_ga
                 return [Ambiguous([[left], [right]], [-1.0, -1.1], timestamp)]
             return super().feed(frame, timestamp)
 
+    lit = {}
+
     def referee(station, index):
+        if index == 20:  # the candidates pulse: both starts, and the end they share
+            from hardware.leds import CANDIDATE_FROM, CANDIDATE_TO
+
+            lit.update({name: station._frame.cell(*point) for name, point, cell in (
+                ("h2", (7, 2), CANDIDATE_FROM), ("b2", (1, 2), CANDIDATE_FROM), ("e2", (4, 2), CANDIDATE_TO))
+                if station._frame.cell(*point) == cell})
         if index == 30:  # the referee picks b2e2 on the console
             snapshot = app.state.recorder.snapshot(game_id)
             pending = snapshot["ambiguity"]
@@ -336,6 +346,7 @@ def test_an_ambiguity_goes_to_the_referee_and_the_choice_comes_back(app, make_ga
     assert trackers[0].resets  # the tracker follows the referee's choice
     assert any(event["kind"] == "ambiguous" for event in report.events)
     assert box[0]._candidates == []  # the LEDs no longer show the candidates
+    assert sorted(lit) == ["b2", "e2", "h2"]
 
 
 def test_illegal_points_blink_until_a_hand_comes_to_put_them_right(app, make_game):
@@ -587,3 +598,46 @@ def test_a_commander_battle_won_through_the_station_records_the_points_and_light
     red, blue = (general_of(station.board, color) for color in (games.base.Color.WHITE, games.base.Color.BLACK))
     assert station._frame.cell(red.file, red.rank) == WINNER
     assert station._frame.cell(blue.file, blue.rank) == LOSER
+
+
+# ---------------------------------------------------------------- what the LEDs show
+
+
+@pytest.mark.parametrize("result, termination, red_cell, black_cell", [
+    ("0-1", "resignation", "LOSER", "WINNER"),
+    ("1/2-1/2", "agreement", "DRAW", "DRAW"),
+])
+def test_a_referees_result_lights_the_end_of_the_game(app, make_game, result, termination, red_cell, black_cell):
+    from hardware import leds
+
+    game_id = make_game()
+    box = []
+
+    def referee(index, _ts):
+        if index == 30:  # after two moves Red resigns, or the players agree a draw, at the referee's console
+            snapshot = app.state.recorder.set_result(game_id, result, termination=termination, reason="told")
+            box[0]._loop.call_soon_threadsafe(app.state.hub.publish, snapshot)
+
+    def make_station():
+        box.append(Station(EmbeddedTarget(app, game_id), frames(45, pace=0.01),
+                           lambda board: ScriptedTracker("xiangqi", board, script(OPENING[:2])), on_frame=referee,
+                           exit_at_end=True))
+        return box[0]
+
+    asyncio.run(run_headless(app, make_station))
+    frame = box[0]._frame
+    assert frame.cell(4, 0) == getattr(leds, red_cell)  # Red's general on e0
+    assert frame.cell(4, 9) == getattr(leds, black_cell)  # Black's on e9
+    assert app.state.stations.get(game_id)["leds"] == box[0].status()["leds"]  # the pages' mirror shows it
+
+
+def test_a_commander_in_check_blinks_on_the_leds(app, make_game):
+    from games.commander import terrain
+    from hardware.leds import CHECK
+
+    game_id = make_game("commander")
+    giving_check = ["H1,1_4,1", "*11,6_11,4", "H4,1_8,1>"]  # Red's navy checks Blue's commander on 11,4
+    _, station = run_commander(app, game_id, script(giving_check), "15+0", count=40)
+    assert station.board.is_check()
+    blue = terrain.to_point(terrain.parse_point("11,4"))
+    assert station._frame.cell(blue.file, blue.rank) == CHECK
