@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import pytest
 
@@ -641,3 +642,39 @@ def test_a_commander_in_check_blinks_on_the_leds(app, make_game):
     assert station.board.is_check()
     blue = terrain.to_point(terrain.parse_point("11,4"))
     assert station._frame.cell(blue.file, blue.rank) == CHECK
+
+
+def test_a_wled_strip_shows_the_last_move_at_the_leds_the_strip_numbers(app, make_game):
+    import socket
+
+    from hardware.wled import StripLayout
+
+    game_id = make_game()
+    strip = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)  # stands in for WLED: DRGB packets over UDP
+    strip.bind(("127.0.0.1", 0))
+    strip.settimeout(0.5)
+    try:
+        def make_station():
+            return Station(EmbeddedTarget(app, game_id), frames(30, pace=0.01),
+                           lambda board: ScriptedTracker("xiangqi", board, script(["h2e2"])),
+                           leds=f"wled:udp://127.0.0.1:{strip.getsockname()[1]}", exit_at_end=True)
+
+        asyncio.run(run_headless(app, make_station))
+        packets = []
+        with contextlib.suppress(TimeoutError):
+            while True:
+                packets.append(strip.recv(2048))
+    finally:
+        strip.close()
+    assert packets, "the strip received nothing"
+    last = packets[-1]
+    assert last[0] == 2 and len(last) == 2 + 3 * 90  # DRGB: protocol 2, a timeout, then 90 RGB triples
+    layout = StripLayout(9, 10, serpentine=True)
+
+    def rgb(file, rank):
+        index = layout.index(file, rank)
+        return tuple(last[2 + 3 * index: 5 + 3 * index])
+
+    assert rgb(4, 2) == (0xFF, 0xC0, 0x00)  # the move's end, bright amber (LAST_TO)
+    assert rgb(7, 2) == (0x40, 0x30, 0x00)  # its start, dim (LAST_FROM)
+    assert sum(last[2:]) == sum(rgb(4, 2)) + sum(rgb(7, 2))  # nothing else lit
