@@ -5,7 +5,8 @@ board's calibration (a profile from `banco calibrate`, else the printed board's 
 the first frame), an optional banco clock and LED board (a serial port, ``socket://`` URL, or
 ``sim``; a WLED strip with ``wled:TARGET``), and the record: without ``--server`` the pages
 are served by this same process (SQLite file, http://127.0.0.1:8000), with ``--server URL
---station-key KEY --game-id N`` the moves go to that server's record.
+--station-key KEY`` the moves go to that server's record: the game in progress on the key's
+board, or ``--game-id N``.
 """
 
 from __future__ import annotations
@@ -104,7 +105,8 @@ def watch(
     server: Annotated[str | None, typer.Option("--server", help="record on this banco server instead")] = None,
     station_key: Annotated[str | None, typer.Option("--station-key", help="the board's key (with --server)")] = None,
     game_id: Annotated[int | None, typer.Option(
-        "--game-id", help="the game on the server (with --server), or a game to resume in the local record")] = None,
+        "--game-id", help="with --server: the game to record (default: the game in progress on the key's board); "
+                          "without: a game to resume in the local record")] = None,
     white: Annotated[str, typer.Option(help="Red/White player's name")] = "",
     black: Annotated[str, typer.Option(help="Black/Blue player's name")] = "",
     host: Annotated[str, typer.Option(help="embedded server: address to listen on")] = "127.0.0.1",
@@ -126,8 +128,8 @@ def watch(
     try:
         variant = games.get(game)
         control = TimeControl.parse(time_control) if time_control else None
-        if server and not (station_key and game_id):
-            raise BancoError("--server needs --station-key KEY and --game-id N (the referee gives both)")
+        if server and not station_key:
+            raise BancoError("--server needs --station-key KEY (the referee gives the board's key)")
         if station_key and not server:
             raise BancoError("--station-key goes with --server URL")
         spec = camera_spec(camera)
@@ -157,11 +159,14 @@ def watch(
         async def remote() -> None:
             target = RemoteTarget(server, station_key, game_id)
             try:
+                if game_id is None:  # the board's game in progress, as the referee set it up
+                    await target.find_game()
                 snapshot = await target.snapshot()
                 if snapshot["variant"] != variant.name:
-                    raise BancoError(f"game {game_id} on {server} is {snapshot['variant']}, not {variant.name}")
-                refuse_mode_mismatch(variant.name, snapshot["fen"], control, f"game {game_id} on {server}")
-                typer.echo(f"recording game {game_id} on {server}/games/{game_id}")
+                    raise BancoError(f"game {target.game_id} on {server} is {snapshot['variant']}, "
+                                     f"not {variant.name}")
+                refuse_mode_mismatch(variant.name, snapshot["fen"], control, f"game {target.game_id} on {server}")
+                typer.echo(f"recording game {target.game_id} on {server}/games/{target.game_id}")
                 await make_station(target, snapshot["ply"] > 0).run()
             finally:
                 await target.close()

@@ -327,6 +327,22 @@ class Recorder:
             physical = session.get(BoardRow, row.board_id)
             return physical is not None and secrets.compare_digest(physical.station_key_hash, hash_key(key))
 
+    def current_game(self, key: str) -> GameRow:
+        """The game a board's station records now: the newest unfinished game on the board whose
+        station key is `key`. A station started with its key alone finds it here, and after a
+        restart the same one."""
+        with self.sessions() as session:
+            physical = session.scalar(select(BoardRow).where(BoardRow.station_key_hash == hash_key(key)))
+            if physical is None:
+                raise NotFoundError("no board has this station key")
+            game = session.scalar(select(GameRow).where(GameRow.board_id == physical.id, GameRow.result == "*")
+                                  .order_by(GameRow.id.desc()).limit(1))
+            if game is None:
+                raise NotFoundError(f"board {physical.number} ({physical.label or 'no label'}) has no game in "
+                                    "progress; the referee creates the next game on it")
+            session.expunge(game)
+            return game
+
     # --- the record ------------------------------------------------------------------------
 
     def snapshot(self, game_id: int) -> dict[str, Any]:
