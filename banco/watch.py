@@ -5,7 +5,8 @@ board's calibration (a profile from `banco calibrate`, else the printed board's 
 the first frame), an optional banco clock and LED board (a serial port, ``socket://`` URL, or
 ``sim``; a WLED strip with ``wled:TARGET``), and the record: without ``--server`` the pages
 are served by this same process (SQLite file, http://127.0.0.1:8000), with ``--server URL
---station-key KEY --game-id N`` the moves go to that server's record.
+--station-key KEY`` the moves go to that server's record: the game in progress on the key's
+board, or ``--game-id N``.
 """
 
 from __future__ import annotations
@@ -67,19 +68,45 @@ def _calibration(variant, calibration_file: Path | None, spec: int | str):
     raise BancoError(f"the camera {spec!r} gave no frame to calibrate from")
 
 
+class TimeModeMismatch(BancoError):
+    """--time chooses one Commander Chess mode, the server's game is set up for the other."""
+
+
+def refuse_mode_mismatch(game: str, fen: str, control, where: str) -> None:
+    """Raise `TimeModeMismatch` when `control` (``--time``) would play the Commander Chess game at
+    `fen` in another mode than the one it is set up for: a 15-minute clock on a total-war game
+    would end the game at 15 minutes while the referee's record waits for a commander's capture.
+    Any other game, or no --time, passes."""
+    if game != "commander" or control is None:
+        return
+    from server.record import COMMANDER_TOTAL_WAR_MS
+
+    mode = games.get("commander").board(fen).mode.value
+    total_war_time = control.base_ms >= COMMANDER_TOTAL_WAR_MS
+    if (mode == "war") != total_war_time:
+        names = {"battle": "battle mode (15 minutes)", "war": "total war (30 minutes)",
+                 "nine": "the 9-piece battle (15 minutes)"}
+        raise TimeModeMismatch(f"{where} is set up for {names[mode]}, but --time {control} would play "
+                               f"{'total war (30 minutes)' if total_war_time else 'a 15-minute battle'}; give "
+                               "the --time of the game's mode, or ask the referee for a game with this time")
+
+
 def watch(
     game: GameOption = "xiangqi",
     camera: Annotated[str, typer.Option("--camera", "-c", help="camera index (0), video file or stream URL")] = "0",
     calibration: Annotated[Path | None, typer.Option("--calibration", help="a profile from banco calibrate")] = None,
     time_control: Annotated[str | None, typer.Option(
-        "--time", help="time control: 15+10, 30+10, 15+0, 30+0 (Commander: 15 battle, 30 total war)")] = None,
+        "--time", help="time control: 15+10, 30+10, 15+0, 30+0. Commander Chess times the game, not each side: "
+                       "M minutes of both players' time together (15: battle, 30: total war), then points "
+                       "decide; the increment is dropped")] = None,
     clock: Annotated[str | None, typer.Option("--clock", help="banco clock: serial port, socket:// URL or sim")] = None,
     leds: Annotated[str | None, typer.Option(
         "--leds", help="LED board: serial port, socket:// URL, sim, or wled:udp://HOST / wled:/dev/ttyUSB0")] = None,
     server: Annotated[str | None, typer.Option("--server", help="record on this banco server instead")] = None,
     station_key: Annotated[str | None, typer.Option("--station-key", help="the board's key (with --server)")] = None,
     game_id: Annotated[int | None, typer.Option(
-        "--game-id", help="the game on the server (with --server), or a game to resume in the local record")] = None,
+        "--game-id", help="with --server: the game to record (default: the game in progress on the key's board); "
+                          "without: a game to resume in the local record")] = None,
     white: Annotated[str, typer.Option(help="Red/White player's name")] = "",
     black: Annotated[str, typer.Option(help="Black/Blue player's name")] = "",
     host: Annotated[str, typer.Option(help="embedded server: address to listen on")] = "127.0.0.1",
@@ -101,8 +128,8 @@ def watch(
     try:
         variant = games.get(game)
         control = TimeControl.parse(time_control) if time_control else None
-        if server and not (station_key and game_id):
-            raise BancoError("--server needs --station-key KEY and --game-id N (the referee gives both)")
+        if server and not station_key:
+            raise BancoError("--server needs --station-key KEY (the referee gives the board's key)")
         if station_key and not server:
             raise BancoError("--station-key goes with --server URL")
         spec = camera_spec(camera)
@@ -132,10 +159,14 @@ def watch(
         async def remote() -> None:
             target = RemoteTarget(server, station_key, game_id)
             try:
+                if game_id is None:  # the board's game in progress, as the referee set it up
+                    await target.find_game()
                 snapshot = await target.snapshot()
                 if snapshot["variant"] != variant.name:
-                    raise BancoError(f"game {game_id} on {server} is {snapshot['variant']}, not {variant.name}")
-                typer.echo(f"recording game {game_id} on {server}/games/{game_id}")
+                    raise BancoError(f"game {target.game_id} on {server} is {snapshot['variant']}, "
+                                     f"not {variant.name}")
+                refuse_mode_mismatch(variant.name, snapshot["fen"], control, f"game {target.game_id} on {server}")
+                typer.echo(f"recording game {target.game_id} on {server}/games/{target.game_id}")
                 await make_station(target, snapshot["ply"] > 0).run()
             finally:
                 await target.close()
@@ -177,6 +208,7 @@ def _embedded_record(variant, game_id: int | None, database: str | None, control
     row = app.state.recorder.get_game(game_id)
     if row.variant != variant.name:
         raise BancoError(f"game {game_id} is {row.variant}, not {variant.name}")
+    refuse_mode_mismatch(variant.name, row.start_fen, control, f"game {game_id}")
     return app, settings, game_id, bool(app.state.recorder.snapshot(game_id)["ply"])
 
 

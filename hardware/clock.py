@@ -384,3 +384,32 @@ def time_up(game: str, flag: FlagEvent) -> Outcome | PointsDecide:
     if game in ("commander", "cotoan"):
         return PointsDecide(game, flag.side, flag.at)
     return Outcome(Termination.TIME_FORFEIT, flag.side.other)
+
+
+# ---------------------------------------------------------------- a game-duration clock
+
+
+def game_duration_control(control: TimeControl) -> TimeControl:
+    """The per-side clock that runs a game timed by its DURATION (Commander Chess, COMMANDER_RULES
+    §12 and decision D34: a battle lasts at most 15 minutes of total game time, total war 30).
+
+    ``--time M+S`` gives the game M minutes in all. The increment (or delay) is dropped: the
+    rules give none, and time handed back would stretch the game past its limit. Each side's
+    display counts down from M, sudden death, and shows what that side may still use if the
+    other used nothing more; what both have used together is `game_time_used`, and no side's
+    flag can fall before the game's limit is reached.
+
+    >>> game_duration_control(TimeControl.parse("15+10"))
+    TimeControl(base_ms=900000, mode=<Mode.SUDDEN_DEATH: 'SD'>, increment_ms=0, delay_ms=0)
+    """
+    return TimeControl(control.base_ms)
+
+
+def game_time_used(control: TimeControl, white_ms: int, black_ms: int) -> int:
+    """The time both sides have used together, read from two displays of `game_duration_control`.
+
+    >>> control = game_duration_control(TimeControl.parse("15+0"))
+    >>> game_time_used(control, white_ms=600_000, black_ms=300_000)  # Red used 5 min, Blue 10
+    900000
+    """
+    return 2 * control.base_ms - white_ms - black_ms

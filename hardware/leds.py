@@ -148,6 +148,12 @@ def general_of(board, color: Color) -> Point | None:
         finder = getattr(board, name, None)
         if callable(finder):
             return finder(color)
+    square_of = getattr(board, "commander_square", None)  # Commander Chess: a square index, carried or not
+    if callable(square_of):
+        from games.commander.terrain import to_point
+
+        square = square_of(color)
+        return None if square is None else to_point(square)
     return None
 
 

@@ -28,7 +28,7 @@ from sqlalchemy.exc import IntegrityError
 import games
 from games.base import Color, Termination
 from games.tournament import MatchGame, MatchScore, commander_match, cotoan_match
-from server.record import ConflictError, NotFoundError, Recorder, RecordError
+from server.record import ConflictError, NotFoundError, Recorder, RecordError, timed_start_fen
 from server.store import BoardRow, Event, GameRow, Match, Player, Round
 
 MATCH_GAMES = {"commander": commander_match, "cotoan": cotoan_match}
@@ -112,7 +112,8 @@ class Matches:
         variant = games.get(event.game)
         if event.game == "commander":
             white, black = match.player_a, match.player_b
-            fen = variant.starting_fen.split()
+            # The time control chooses battle or total war (as for every new game), then the side.
+            fen = (timed_start_fen(event.game, match.initial_ms) or variant.starting_fen).split()
             fen[1] = "r" if mover == "A" else "b"  # A keeps Red; the first mover is the side to move
             start_fen = " ".join(fen)
             numbers = (match.number_a, match.number_b)

@@ -49,6 +49,58 @@ def canonical_notation(variant: games.Variant) -> str:
     return variant.default_notation
 
 
+# Commander Chess (seed 000, COMMANDER_RULES §12): a 30-minute game is total war, a shorter one the
+# battle mode; the time a game is given is how the players choose between them.
+COMMANDER_TOTAL_WAR_MS = 30 * 60_000
+
+
+def commander_mode_for(initial_ms: int) -> str:
+    """The Commander Chess mode (`games.commander.Mode` value) a game timed `initial_ms` is played in.
+
+    >>> commander_mode_for(15 * 60_000), commander_mode_for(30 * 60_000)
+    ('battle', 'war')
+    """
+    return "war" if initial_ms >= COMMANDER_TOTAL_WAR_MS else "battle"
+
+
+def timed_start_fen(variant_name: str, initial_ms: int | None, fen: str | None = None) -> str | None:
+    """The start position of a game given `initial_ms` (None: untimed): `fen`, or the game's own
+    start when `fen` is None; in a timed Commander Chess game, with the mode its time chooses
+    (15 minutes: battle, ended by the first battle won; 30: total war, ended only by a commander's
+    capture). Any other game's `fen` comes back as it was.
+
+    >>> timed_start_fen("commander", 30 * 60_000).split()[3]
+    'w'
+    >>> timed_start_fen("xiangqi", 30 * 60_000) is None
+    True
+    """
+    variant = games.get(variant_name)
+    if variant.name != "commander" or initial_ms is None:
+        return fen
+    board = variant.board(fen)
+    board.set_mode(commander_mode_for(initial_ms))
+    return board.fen()
+
+
+def points_summary(board: Any) -> str | None:
+    """What a referee needs of a game decided on points: ``Red 23 – Blue 17 points`` for a
+    finished Commander Chess board (captures and battle bonuses, COMMANDER_RULES §11–§12), with
+    the time declared up first when the clock ended it. None while the game goes on, or for a
+    game the engine does not score in points.
+
+    >>> import games
+    >>> board = games.get("commander").board()
+    >>> board.declare_time_up()
+    >>> points_summary(board)
+    'Red 0 – Blue 0 points'
+    """
+    finished = board.result() if callable(getattr(board, "result", None)) else None
+    points = getattr(finished, "points", None)
+    if points is None:
+        return None
+    return f"Red {points[Color.WHITE]} – Blue {points[Color.BLACK]} points"
+
+
 def hash_key(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
@@ -223,7 +275,11 @@ class Recorder:
                     initial_ms: int | None = None, increment_ms: int = 0, white_number: int | None = None,
                     black_number: int | None = None, match_id: int | None = None,
                     match_game: int | None = None) -> GameRow:
+        """A new game. Without `start_fen` it starts from the game's start position, and a timed
+        Commander Chess game in the mode its time chooses (`timed_start_fen`)."""
         variant = games.get(variant_name)
+        if start_fen is None:  # every way a game is made (API, schedule, match, station) comes here
+            start_fen = timed_start_fen(variant.name, initial_ms)
         board = variant.record_board(start_fen)  # raises InvalidFenError on a bad position
         with self.sessions.begin() as session:
             if event_id is not None:
@@ -270,6 +326,22 @@ class Recorder:
                 return False
             physical = session.get(BoardRow, row.board_id)
             return physical is not None and secrets.compare_digest(physical.station_key_hash, hash_key(key))
+
+    def current_game(self, key: str) -> GameRow:
+        """The game a board's station records now: the newest unfinished game on the board whose
+        station key is `key`. A station started with its key alone finds it here, and after a
+        restart the same one."""
+        with self.sessions() as session:
+            physical = session.scalar(select(BoardRow).where(BoardRow.station_key_hash == hash_key(key)))
+            if physical is None:
+                raise NotFoundError("no board has this station key")
+            game = session.scalar(select(GameRow).where(GameRow.board_id == physical.id, GameRow.result == "*")
+                                  .order_by(GameRow.id.desc()).limit(1))
+            if game is None:
+                raise NotFoundError(f"board {physical.number} ({physical.label or 'no label'}) has no game in "
+                                    "progress; the referee creates the next game on it")
+            session.expunge(game)
+            return game
 
     # --- the record ------------------------------------------------------------------------
 
@@ -635,6 +707,9 @@ class Recorder:
             state.row.result, state.row.termination = outcome.result(), outcome.termination.value
             revision.detail = {**revision.detail, "result": outcome.result(),
                                "termination": outcome.termination.value}
+            points = points_summary(state.board)
+            if points is not None:  # a battle won is decided on points too (§12.1): the referee needs them
+                revision.detail["points"] = points
             self._stop_clock(state)
 
     @staticmethod

@@ -15,8 +15,7 @@ from typing import Any
 
 from hardware.clock import TimeControl
 from server.app import call
-
-COMMANDER_TOTAL_WAR_MINUTES = 30
+from server.record import timed_start_fen
 
 
 def free_port(host: str = "127.0.0.1", wanted: int = 8000) -> int:
@@ -34,14 +33,8 @@ def free_port(host: str = "127.0.0.1", wanted: int = 8000) -> int:
 def start_fen_for(game: str, control: TimeControl | None, fen: str | None = None) -> str | None:
     """Commander Chess's timed games (seed 000): 15 minutes is the battle mode, ended by the
     first battle won; 30 minutes is total war, ended only by the commander's capture. Both end
-    at the flag, and then points decide (the engine's `declare_time_up`)."""
-    if game != "commander" or control is None:
-        return fen
-    import games
-
-    board = games.get("commander").board(fen)
-    board.set_mode("war" if control.base_ms >= COMMANDER_TOTAL_WAR_MINUTES * 60_000 else "battle")
-    return board.fen()
+    when the game's time is used up, and then points decide (`server.record.timed_start_fen`)."""
+    return timed_start_fen(game, control.base_ms if control else None, fen)
 
 
 def open_game(recorder, game: str, *, white: str = "", black: str = "", event: str = "banco",

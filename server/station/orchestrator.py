@@ -15,7 +15,12 @@ by one task. The station owns the game on this board:
   outbox that it retries, in order, until the record has it;
 - it drives the LEDs (last move, lifted piece and its legal targets, illegal position,
   ambiguity, check, end of game) and the clock (set at start, started by the first move,
-  flag fall, paused at the end), and reports its status for the pages (the LED mirror).
+  flag fall, paused at the end), and reports its status for the pages (the LED mirror);
+- in Commander Chess it times the GAME, not each side (COMMANDER_RULES §12, decision D34):
+  ``--time M+S`` gives the game M minutes of both players' time together (15: battle mode,
+  30: total war; the increment is dropped, `hardware.clock.game_duration_control`); when
+  that is used up the game ends and the engine's points decide, the reason giving them
+  ("time up after 15:00: Red 23 – Blue 17 points"). Each side's display keeps counting.
 
 The camera proposes; the rules engine disposes; doubts become events for the referee.
 """
@@ -34,11 +39,11 @@ from typing import Any
 
 import games
 from games.base import BancoError, Color, Outcome, Termination
-from hardware.clock import FlagEvent, PointsDecide, TimeControl, time_up
+from hardware.clock import FlagEvent, PointsDecide, TimeControl, game_duration_control, game_time_used, time_up
 from hardware.events import ClockPress, DeviceConnected, DeviceDisconnected, FlagFall, asyncio_sink
 from hardware.leds import frame_for, state_of
 from hardware.protocol import LedFrame
-from server.record import canonical_notation
+from server.record import canonical_notation, points_summary
 from server.station.devices import NullClock, NullLeds, close_all, open_clock, open_leds
 from server.station.status import led_json
 from server.station.target import RecordTarget, StoreUnavailable
@@ -147,6 +152,9 @@ class Station:
     `on_frame(index, timestamp)` is called on the camera thread after each frame (the demo's
     players press the simulated clock from it). With `exit_at_end` the station stops when the
     source ends and everything is stored; otherwise it keeps serving until `stop()`.
+
+    In Commander Chess `time_control` is the game's duration (its base time; the increment is
+    dropped): the game ends when both players together have used it, and points decide.
     """
 
     def __init__(self, target: RecordTarget, source: Iterable, make_tracker: Callable[[Any], Any], *,
@@ -159,6 +167,7 @@ class Station:
         self.clock_spec = clock
         self.leds_spec = leds
         self.time_control = time_control
+        self.game_time_ms: int | None = None  # a game timed by its duration (Commander Chess): its limit
         self.clock_now_ms = clock_now_ms
         self.on_frame = on_frame
         self.exit_at_end = exit_at_end
@@ -189,6 +198,7 @@ class Station:
         self._illegal: frozenset = frozenset()
         self._candidates: list = []
         self._frame: LedFrame | None = None
+        self._end_outcome: Outcome | None = None  # how the game ended, for the LEDs when the board cannot say
         self._recent: deque[dict[str, Any]] = deque(maxlen=RECENT)
         self._status_due = 0.0
         self._status_dirty = True
@@ -210,6 +220,12 @@ class Station:
         snapshot = await self.target.snapshot()
         self.variant = games.get(snapshot["variant"])
         self.notation = canonical_notation(self.variant)
+        if self.time_control is not None and self.variant.name == "commander" and self.game_time_ms is None:
+            self.game_time_ms = self.time_control.base_ms
+            if self.time_control != game_duration_control(self.time_control):
+                self._note("clock", f"Commander Chess times the game: {self.time_control} gives it "
+                           f"{_minutes(self.game_time_ms)} in all, without increment")
+            self.time_control = game_duration_control(self.time_control)
         reader = self.variant.notation(self.notation)
         start_fen = await self._start_fen(snapshot)
         self.board = self.variant.record_board(start_fen)
@@ -501,6 +517,8 @@ class Station:
                        "for it", quiet=True)
 
     async def _tick(self, timestamp: float) -> None:
+        if self.game_time_ms is not None:
+            await self._check_game_time(int(timestamp * 1000))
         flag = self.clock.check_flag(int(timestamp * 1000))
         if flag is not None:
             await self._flag(flag)
@@ -557,35 +575,64 @@ class Station:
                 snapshot = await self.target.ambiguity(texts, self.notation, f"{self.name}:ambiguity")
                 self._seen_snapshot(snapshot)
 
+    async def _check_game_time(self, at_ms: int) -> None:
+        """A game timed by its duration ends when both players together have used it (D34)."""
+        if self._result != "*" or self.clock.running is None:
+            return
+        times = self.clock.times(at_ms)
+        if times is None:
+            return
+        overrun = game_time_used(self.time_control, *times) - self.game_time_ms
+        if overrun < 0:
+            return
+        self._note("time", f"the game's {_minutes(self.game_time_ms)} are used up")
+        # The clock stops at the instant the time ran out, not when this tick noticed it.
+        await self._end_on_points(f"time up after {_minutes(self.game_time_ms)}", stop_at_ms=at_ms - overrun)
+
     async def _flag(self, flag: FlagEvent) -> None:
         side = flag.side.name.lower()
         self._note("flag", f"{side}'s flag fell")
         if self._result != "*":
             return
+        decided = time_up(self.variant.name, flag)
+        if not isinstance(decided, PointsDecide):
+            await self._flush_pending()
+            await self._drain_outbox()
+            await self._write_end(decided, f"{side}'s flag fell")
+        elif self.game_time_ms is not None:
+            # A side's display runs out only once the game's own time has (game_duration_control).
+            await self._end_on_points(f"time up after {_minutes(self.game_time_ms)}")
+        else:
+            await self._end_on_points(f"{side}'s flag fell")
+
+    async def _end_on_points(self, why: str, stop_at_ms: int | None = None) -> None:
+        """Time is up in a game decided on points: the engine scores the position as it stands."""
         await self._flush_pending()
         await self._drain_outbox()
-        decided = time_up(self.variant.name, flag)
-        if isinstance(decided, PointsDecide):
-            board = self.board.copy()
-            if hasattr(board, "declare_time_up"):
-                board.declare_time_up()
-                outcome = board.outcome()
-            else:
-                outcome = board.outcome(stop=True)
-            if outcome is None:
-                outcome = Outcome(Termination.POINTS, None)
+        if stop_at_ms is not None:
+            self.clock.stop(stop_at_ms)
+        board = self.board.copy()
+        if hasattr(board, "declare_time_up"):
+            board.declare_time_up()
+            outcome = board.outcome()
         else:
-            outcome = decided
-        reason = f"{side}'s flag fell"
+            outcome = board.outcome(stop=True)
+        if outcome is None:
+            outcome = Outcome(Termination.POINTS, None)
+        points = points_summary(board)
+        await self._write_end(outcome, f"{why}: {points}" if points else why)
+
+    async def _write_end(self, outcome: Outcome, reason: str) -> None:
         try:
             snapshot = await self.target.result(outcome.result(), outcome.termination.value, reason)
         except (BancoError, StoreUnavailable) as error:
-            self._note("flag", f"the result could not be written: {error}")
+            self._note("end", f"the result could not be written: {error}")
             return
+        self._end_outcome = outcome
         if snapshot is not None:
             self._seen_snapshot(snapshot)
             self._result = snapshot.get("result", self._result)
-        self._end_outcome = outcome
+        self._note("end", reason)
         self._show_leds()
 
     # ------------------------------------------------------------------ the record
@@ -618,6 +665,7 @@ class Station:
         self._last_seq = max(self._last_seq, snapshot.get("seq", -1))
         if snapshot.get("result", "*") != "*" and self._result == "*":
             self._result = snapshot["result"]
+            self._end_outcome = self._end_outcome or _outcome_of(snapshot)
             self._note("end", f"game over: {snapshot['result']} ({snapshot.get('termination')})")
             self._game_over()
         self._status_dirty = True
@@ -654,6 +702,9 @@ class Station:
         result = snapshot.get("result", "*")
         if result != self._result:
             self._result = result
+            # A referee's result (resignation, agreed draw, a decision) is not on the board: the
+            # LEDs take it from the record; a result taken back clears it.
+            self._end_outcome = _outcome_of(snapshot)
             if result != "*":
                 self._note("end", f"game over: {result} ({snapshot.get('termination')})")
                 self._game_over()
@@ -770,3 +821,21 @@ class Station:
 
     def _now_ms(self) -> int:
         return int(self._last_ts * 1000)
+
+
+def _outcome_of(snapshot: dict[str, Any]) -> Outcome | None:
+    """The outcome a record's snapshot gives (None while the game goes on)."""
+    result = snapshot.get("result", "*")
+    if result == "*":
+        return None
+    try:
+        termination = Termination(snapshot.get("termination") or Termination.ARBITER.value)
+    except ValueError:  # a newer server's reason: the LEDs need only who won
+        termination = Termination.ARBITER
+    return Outcome(termination, {"1-0": Color.WHITE, "0-1": Color.BLACK}.get(result))
+
+
+def _minutes(ms: int) -> str:
+    """``15:00`` for 900000 ms: minutes and seconds, as a clock shows them."""
+    seconds = round(ms / 1000)
+    return f"{seconds // 60}:{seconds % 60:02d}"

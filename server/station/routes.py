@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 
 from server.api.deps import GameId
 from server.app import call
-from server.auth import Writer
+from server.auth import StationKey, Writer
 from server.station.status import status_message
 
 router = APIRouter(tags=["stations"])
@@ -39,6 +39,17 @@ async def report_status(game_id: GameId, request: Request, who: Writer,
     await call(request.app.state.recorder.get_game, game_id)  # 404 for a game that does not exist
     request.app.state.stations.update(game_id, status)
     return Response(status_code=204)
+
+
+@router.get("/api/station/game", responses={401: {"description": "no key"},
+                                             404: {"description": "no such board, or no game in progress on it"}})
+async def station_game(request: Request, station_key: StationKey = None) -> dict[str, Any]:
+    """The game in progress on the board whose key this is (X-Station-Key): a station started
+    with its key alone asks which game to record."""
+    if not station_key:
+        raise HTTPException(401, "a station key (X-Station-Key) is required")
+    game = await call(request.app.state.recorder.current_game, station_key)
+    return {"game_id": game.id, "board_id": game.board_id, "variant": game.variant}
 
 
 class AdaptationIn(BaseModel):

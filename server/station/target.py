@@ -100,7 +100,8 @@ class EmbeddedTarget:
 class RemoteTarget:
     """A banco server elsewhere (``--server URL --station-key KEY``), through its REST API."""
 
-    def __init__(self, url: str, key: str, game_id: int, *, timeout: float = 10.0) -> None:
+    def __init__(self, url: str, key: str, game_id: int | None = None, *, timeout: float = 10.0) -> None:
+        """Without `game_id`, `find_game` asks the server for the board's game in progress."""
         import httpx
 
         self.url = url.rstrip("/")
@@ -123,6 +124,11 @@ class RemoteTarget:
                 detail = answer.text
             raise RecordError(f"{self.url}{path}: {answer.status_code} {detail}")
         return answer.json() if answer.content else None
+
+    async def find_game(self) -> int:
+        """The game in progress on this key's board (the server's `GET /api/station/game`)."""
+        self.game_id = (await self._request("GET", "/api/station/game"))["game_id"]
+        return self.game_id
 
     async def snapshot(self) -> dict[str, Any]:
         return await self._request("GET", f"/api/games/{self.game_id}/snapshot")

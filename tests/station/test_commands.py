@@ -8,6 +8,7 @@ from typer.testing import CliRunner
 import games
 from banco.cli import app
 from banco.demo import demo_game
+from hardware.clock import TimeControl
 
 runner = CliRunner()
 
@@ -66,3 +67,28 @@ def test_recorded_as_source_counts_from_the_first_ply_and_stops_at_a_difference(
     run = SimpleNamespace(app=SimpleNamespace(state=SimpleNamespace(recorder=Recorder())), game_id=1,
                           moves=["a", "b", "c", "d"])
     assert recorded_as_source(run) == (1, 4)
+
+
+def test_watch_refuses_a_time_that_would_play_the_commander_game_in_another_mode(tmp_path):
+    from server.app import create_app
+    from server.config import Settings
+    from server.station.embedded import open_game
+
+    database = f"sqlite:///{tmp_path / 'club.sqlite3'}"
+    app = create_app(Settings(database_url=database))
+    total_war, _key = open_game(app.state.recorder, "commander", control=TimeControl.parse("30+0"))
+    code, output = banco("watch", "--game", "commander", "--camera", "0", "--game-id", str(total_war),
+                         "--database", database, "--time", "15+10")
+    assert code == 2, output
+    assert "total war (30 minutes)" in output and "--time 15+10" in output
+
+
+def test_the_time_mode_check_passes_matching_times_and_other_games():
+    from banco.watch import TimeModeMismatch, refuse_mode_mismatch
+
+    war_fen = games.get("commander").board().fen().replace(" - - ", " - w ")
+    refuse_mode_mismatch("commander", war_fen, TimeControl.parse("30+10"), "game 1")
+    refuse_mode_mismatch("commander", games.get("commander").starting_fen, TimeControl.parse("15+0"), "game 1")
+    refuse_mode_mismatch("xiangqi", games.get("xiangqi").starting_fen, TimeControl.parse("15+0"), "game 1")
+    with pytest.raises(TimeModeMismatch, match="battle mode"):
+        refuse_mode_mismatch("commander", games.get("commander").starting_fen, TimeControl.parse("30+0"), "game 1")

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+
+import pytest
 
 from hardware.clock import TimeControl
 from server.station.embedded import run_headless
@@ -313,7 +316,15 @@ def test_an_ambiguity_goes_to_the_referee_and_the_choice_comes_back(app, make_ga
                 return [Ambiguous([[left], [right]], [-1.0, -1.1], timestamp)]
             return super().feed(frame, timestamp)
 
+    lit = {}
+
     def referee(station, index):
+        if index == 20:  # the candidates pulse: both starts, and the end they share
+            from hardware.leds import CANDIDATE_FROM, CANDIDATE_TO
+
+            lit.update({name: station._frame.cell(*point) for name, point, cell in (
+                ("h2", (7, 2), CANDIDATE_FROM), ("b2", (1, 2), CANDIDATE_FROM), ("e2", (4, 2), CANDIDATE_TO))
+                if station._frame.cell(*point) == cell})
         if index == 30:  # the referee picks b2e2 on the console
             snapshot = app.state.recorder.snapshot(game_id)
             pending = snapshot["ambiguity"]
@@ -336,6 +347,7 @@ def test_an_ambiguity_goes_to_the_referee_and_the_choice_comes_back(app, make_ga
     assert trackers[0].resets  # the tracker follows the referee's choice
     assert any(event["kind"] == "ambiguous" for event in report.events)
     assert box[0]._candidates == []  # the LEDs no longer show the candidates
+    assert sorted(lit) == ["b2", "e2", "h2"]
 
 
 def test_illegal_points_blink_until_a_hand_comes_to_put_them_right(app, make_game):
@@ -520,3 +532,149 @@ def test_the_last_moves_press_may_arrive_after_the_frames_end(app, make_game, mo
     assert [text for text, _, _ in rows] == ["h2e2", "h9g7", "h0g2"]
     assert len(clock.sent) == 2
     assert [row[1:] for row in rows[1:]] == [(press.white_ms, press.black_ms) for press in clock.sent]
+
+
+# ---------------------------------------------------------------- Commander Chess: a game-duration clock
+
+QUIET_COMMANDER = ["C4,3_3,3", "H8,2_8,1", "*0,6_0,10", "*11,6_10,6", "*0,10_0,2", "*10,6_10,5(S*)"]
+
+
+def run_commander(app, game_id, tracker_script, control, count=150):
+    box = []
+
+    def make_station():
+        box.append(Station(EmbeddedTarget(app, game_id), frames(count),
+                           lambda board: ScriptedTracker("commander", board, tracker_script),
+                           time_control=TimeControl.parse(control), exit_at_end=True))
+        return box[0]
+
+    report = asyncio.run(run_headless(app, make_station))
+    return report, box[0]
+
+
+def test_a_commander_battle_ends_when_both_players_together_have_used_its_time(app, make_game):
+    # D34: a battle lasts 15 minutes of total game time, here scaled to 3 s. The moves come every
+    # 20 frames (1.33 s); the clock starts at the first (frame 5), so at frame 50 both sides have
+    # used 3 s together, though neither has used 3 s alone (a per-side clock would run on).
+    game_id = make_game("commander", control=TimeControl.parse("0.05+0"))
+    report, station = run_commander(app, game_id, script(QUIET_COMMANDER, every=20), "0.05+0")
+    assert report.stored == QUIET_COMMANDER[:3]
+    snapshot = app.state.recorder.snapshot(game_id)
+    assert (snapshot["result"], snapshot["termination"]) == ("1/2-1/2", "points")
+    assert app.state.recorder.audit(game_id)[-1].reason == "time up after 0:03: Red 0 – Blue 0 points"
+    white_ms, black_ms = station.clock.times()
+    assert white_ms > 0 and black_ms > 0 and white_ms + black_ms == 3000  # each display still shows its share
+    assert any(event["text"] == "the game's 0:03 are used up" for event in report.events)
+
+
+def test_a_commander_total_war_ends_at_its_time_and_the_points_decide_for_red(app):
+    from server.record import timed_start_fen
+
+    # Total war (30 minutes, scaled to 6 s): Red's artillery takes an infantry (10 points), then
+    # Blue thinks until the game's time is gone. The increment is dropped: the game's time is fixed.
+    war = timed_start_fen("commander", 30 * 60_000)
+    game_id = app.state.recorder.create_game("commander", "Đỏ", "Xanh", start_fen=war, initial_ms=6_000).id
+    capture = ["*0,6_1,6", "B7,2_6,2", "H3,2@B6,2"]
+    report, _ = run_commander(app, game_id, script(capture, every=20), "0.1+5")
+    assert report.stored == capture
+    snapshot = app.state.recorder.snapshot(game_id)
+    assert (snapshot["result"], snapshot["termination"]) == ("1-0", "points")
+    assert app.state.recorder.audit(game_id)[-1].reason == "time up after 0:06: Red 10 – Blue 0 points"
+    assert stored(app, game_id)[1][1:] == (6_000, 6_000 - 1_333)  # Blue's first move: no time given back
+
+
+def test_a_commander_battle_won_through_the_station_records_the_points_and_lights_the_winner(app):
+    import games
+    from hardware.leds import LOSER, WINNER, general_of
+
+    # Blue has one navy left: when Red sinks it, Blue has lost the sea battle (§12.1, +100).
+    one_navy = games.get("commander").starting_fen.replace("1n2fh1hf2", "4fh1hf2")
+    game_id = app.state.recorder.create_game("commander", start_fen=one_navy, initial_ms=900_000).id
+    sinking = ["*0,6_1,6", "H8,2_5,2", "B4,2@H5,2^"]  # ^: a battle won
+    report, station = run_commander(app, game_id, script(sinking), "15+10", count=60)
+    assert report.stored == sinking
+    snapshot = app.state.recorder.snapshot(game_id)
+    assert (snapshot["result"], snapshot["termination"]) == ("1-0", "battle won")
+    assert app.state.recorder.audit(game_id)[-1].detail["points"] == "Red 180 – Blue 0 points"
+    red, blue = (general_of(station.board, color) for color in (games.base.Color.WHITE, games.base.Color.BLACK))
+    assert station._frame.cell(red.file, red.rank) == WINNER
+    assert station._frame.cell(blue.file, blue.rank) == LOSER
+
+
+# ---------------------------------------------------------------- what the LEDs show
+
+
+@pytest.mark.parametrize("result, termination, red_cell, black_cell", [
+    ("0-1", "resignation", "LOSER", "WINNER"),
+    ("1/2-1/2", "agreement", "DRAW", "DRAW"),
+])
+def test_a_referees_result_lights_the_end_of_the_game(app, make_game, result, termination, red_cell, black_cell):
+    from hardware import leds
+
+    game_id = make_game()
+    box = []
+
+    def referee(index, _ts):
+        if index == 30:  # after two moves Red resigns, or the players agree a draw, at the referee's console
+            snapshot = app.state.recorder.set_result(game_id, result, termination=termination, reason="told")
+            box[0]._loop.call_soon_threadsafe(app.state.hub.publish, snapshot)
+
+    def make_station():
+        box.append(Station(EmbeddedTarget(app, game_id), frames(45, pace=0.01),
+                           lambda board: ScriptedTracker("xiangqi", board, script(OPENING[:2])), on_frame=referee,
+                           exit_at_end=True))
+        return box[0]
+
+    asyncio.run(run_headless(app, make_station))
+    frame = box[0]._frame
+    assert frame.cell(4, 0) == getattr(leds, red_cell)  # Red's general on e0
+    assert frame.cell(4, 9) == getattr(leds, black_cell)  # Black's on e9
+    assert app.state.stations.get(game_id)["leds"] == box[0].status()["leds"]  # the pages' mirror shows it
+
+
+def test_a_commander_in_check_blinks_on_the_leds(app, make_game):
+    from games.commander import terrain
+    from hardware.leds import CHECK
+
+    game_id = make_game("commander")
+    giving_check = ["H1,1_4,1", "*11,6_11,4", "H4,1_8,1>"]  # Red's navy checks Blue's commander on 11,4
+    _, station = run_commander(app, game_id, script(giving_check), "15+0", count=40)
+    assert station.board.is_check()
+    blue = terrain.to_point(terrain.parse_point("11,4"))
+    assert station._frame.cell(blue.file, blue.rank) == CHECK
+
+
+def test_a_wled_strip_shows_the_last_move_at_the_leds_the_strip_numbers(app, make_game):
+    import socket
+
+    from hardware.wled import StripLayout
+
+    game_id = make_game()
+    strip = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)  # stands in for WLED: DRGB packets over UDP
+    strip.bind(("127.0.0.1", 0))
+    strip.settimeout(0.5)
+    try:
+        def make_station():
+            return Station(EmbeddedTarget(app, game_id), frames(30, pace=0.01),
+                           lambda board: ScriptedTracker("xiangqi", board, script(["h2e2"])),
+                           leds=f"wled:udp://127.0.0.1:{strip.getsockname()[1]}", exit_at_end=True)
+
+        asyncio.run(run_headless(app, make_station))
+        packets = []
+        with contextlib.suppress(TimeoutError):
+            while True:
+                packets.append(strip.recv(2048))
+    finally:
+        strip.close()
+    assert packets, "the strip received nothing"
+    last = packets[-1]
+    assert last[0] == 2 and len(last) == 2 + 3 * 90  # DRGB: protocol 2, a timeout, then 90 RGB triples
+    layout = StripLayout(9, 10, serpentine=True)
+
+    def rgb(file, rank):
+        index = layout.index(file, rank)
+        return tuple(last[2 + 3 * index: 5 + 3 * index])
+
+    assert rgb(4, 2) == (0xFF, 0xC0, 0x00)  # the move's end, bright amber (LAST_TO)
+    assert rgb(7, 2) == (0x40, 0x30, 0x00)  # its start, dim (LAST_FROM)
+    assert sum(last[2:]) == sum(rgb(4, 2)) + sum(rgb(7, 2))  # nothing else lit
