@@ -79,6 +79,9 @@ def test_the_demo_pipeline_records_the_source_game_with_its_clock(game, tmp_path
     report = run_headless(run)
     assert recorded(run) == run.moves
     check_clock(run, report)
+    # A clean game (no wrong move in the video) raises no alarm: each would send the referee to
+    # look for nothing.
+    assert [e["text"] for e in report.events if e["kind"] == "illegal"] == []
     # The LED board shows the last move's end in bright amber, as the page's mirror does.
     from hardware.leds import LAST_TO
 
