@@ -82,23 +82,29 @@ def timed_start_fen(variant_name: str, initial_ms: int | None, fen: str | None =
     return board.fen()
 
 
-def points_summary(board: Any) -> str | None:
+def points_summary(board: Any, *, stopped: bool = False) -> str | None:
     """What a referee needs of a game decided on points: ``Red 23 – Blue 17 points`` for a
     finished Commander Chess board (captures and battle bonuses, COMMANDER_RULES §11–§12), with
-    the time declared up first when the clock ended it. None while the game goes on, or for a
-    game the engine does not score in points.
+    the time declared up first when the clock ended it; ``White 12 – Black 7 points`` for a
+    Cờ Toán board that ended, or that time stopped (`stopped`: the face values captured). None
+    while the game goes on, or for a game the engine does not score in points.
 
     >>> import games
     >>> board = games.get("commander").board()
     >>> board.declare_time_up()
     >>> points_summary(board)
     'Red 0 – Blue 0 points'
+    >>> points_summary(games.get("cotoan").board(), stopped=True)
+    'White 0 – Black 0 points'
     """
     finished = board.result() if callable(getattr(board, "result", None)) else None
     points = getattr(finished, "points", None)
-    if points is None:
-        return None
-    return f"Red {points[Color.WHITE]} – Blue {points[Color.BLACK]} points"
+    if points is not None:
+        return f"Red {points[Color.WHITE]} – Blue {points[Color.BLACK]} points"
+    scores = getattr(board, "scores", None)
+    if isinstance(scores, tuple) and (stopped or board.outcome() is not None):
+        return f"White {scores[0]} – Black {scores[1]} points"
+    return None
 
 
 def hash_key(key: str) -> str:

@@ -619,7 +619,7 @@ class Station:
             outcome = board.outcome(stop=True)
         if outcome is None:
             outcome = Outcome(Termination.POINTS, None)
-        points = points_summary(board)
+        points = points_summary(board, stopped=True)
         await self._write_end(outcome, f"{why}: {points}" if points else why)
 
     async def _write_end(self, outcome: Outcome, reason: str) -> None:

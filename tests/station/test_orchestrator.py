@@ -7,6 +7,7 @@ import contextlib
 
 import pytest
 
+import games
 from hardware.clock import TimeControl
 from server.station.embedded import run_headless
 from server.station.orchestrator import Station
@@ -287,6 +288,35 @@ def test_a_flag_in_commander_chess_lets_the_points_decide(app, make_game):
     asyncio.run(run_headless(app, make_station))
     snapshot = app.state.recorder.snapshot(game_id)
     assert snapshot["termination"] == "points" and snapshot["result"] == "1/2-1/2"  # nothing captured: equal
+
+
+def test_a_flag_in_cotoan_lets_the_points_decide_and_the_reason_gives_them(app, make_game):
+    control = TimeControl.parse("0.05+0")
+    game_id = make_game("cotoan", control=control)
+    # White's piece on e1 takes Black's on e7 by addition; then Black thinks until the flag falls.
+    variant = games.get("cotoan")
+    board = variant.board()
+    texts = []
+    for plain in ["a1-a2", "a11-e7", "e1x+e7"]:
+        move = next(m for m in board.legal_moves if str(m) == plain)
+        texts.append(variant.notation().format(board, move))
+        board.push(move)
+    script_ = {5: texts[:1], 10: texts[1:2], 15: texts[2:]}
+
+    def make_station():
+        def make_tracker(board):
+            return ScriptedTracker("cotoan", board, script_)
+
+        return Station(EmbeddedTarget(app, game_id), frames(150), make_tracker, time_control=control,
+                       exit_at_end=True)
+
+    asyncio.run(run_headless(app, make_station))
+    snapshot = app.state.recorder.snapshot(game_id)
+    white, black = board.scores
+    assert white > 0 and black == 0
+    assert (snapshot["result"], snapshot["termination"]) == ("1-0", "points")
+    audit = app.state.recorder.audit(game_id)
+    assert audit[-1].reason == f"black's flag fell: White {white} – Black 0 points"
 
 
 def test_commander_time_controls_choose_battle_or_total_war():
