@@ -286,6 +286,8 @@ class Recorder:
         variant = games.get(variant_name)
         if start_fen is None:  # every way a game is made (API, schedule, match, station) comes here
             start_fen = timed_start_fen(variant.name, initial_ms)
+        if variant.name == "commander":
+            increment_ms = 0  # timed by the game's duration (COMMANDER_RULES D34): no time is handed back
         board = variant.record_board(start_fen)  # raises InvalidFenError on a bad position
         with self.sessions.begin() as session:
             if event_id is not None:

@@ -219,3 +219,13 @@ def test_a_commander_referee_record_takes_a_penalty_turn_and_exports_it(sqlite_u
     with pytest.raises(IllegalMoveError):  # only a referee's board takes it
         games.get("commander").parse_move(plain, moves[first_penalty])
     engine.dispose()
+
+
+def test_a_commander_game_keeps_no_increment_in_its_record(engine):
+    """Timed by its duration (COMMANDER_RULES D34), a Commander game hands no time back: a 15+10
+    request is stored as 15 minutes without increment, as the station plays it."""
+    rec = recorder(engine)
+    row = rec.create_game("commander", initial_ms=900_000, increment_ms=10_000)
+    assert (row.initial_ms, row.increment_ms) == (900_000, 0)
+    row = rec.create_game("xiangqi", initial_ms=900_000, increment_ms=10_000)
+    assert (row.initial_ms, row.increment_ms) == (900_000, 10_000)
