@@ -638,8 +638,6 @@ class MoveTracker:
                 # a hand that unstacks pauses over the stack, hiding it. A reading much less sure
                 # than usual may be a piece still held over a point (SURE_FRACTION). Without a clock
                 # press, wait (once the opponent has moved, or both parts are seen, it is complete).
-                # A narrow reading already seen twice need not be confirmed again after the wait.
-                self._tentative = named
                 self._recheck_at = self.last_motion + REMOVAL_WAIT_S
                 return []
             details: dict = {}
