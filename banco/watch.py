@@ -6,7 +6,7 @@ the first frame), an optional banco clock and LED board (a serial port, ``socket
 ``sim``; a WLED strip with ``wled:TARGET``), and the record: without ``--server`` the pages
 are served by this same process (SQLite file, http://127.0.0.1:8000), with ``--server URL
 --station-key KEY`` the moves go to that server's record: the game in progress on the key's
-board, or ``--game-id N``.
+board, then each next game the referee creates on it, or ``--game-id N`` alone.
 """
 
 from __future__ import annotations
@@ -134,7 +134,7 @@ def watch(
             raise BancoError("--station-key goes with --server URL")
         spec = camera_spec(camera)
         if not server:
-            app, settings, game_id, resumed = _embedded_record(variant, game_id, database, control, white, black)
+            app, settings, game_id = _embedded_record(variant, game_id, database, control, white, black)
             port = free_port(host, port)
         cal = _calibration(variant, calibration, spec)
         detector = Detector(variant.name, cal, adaptation=load_for_profile(calibration) if calibration else None)
@@ -145,9 +145,12 @@ def watch(
     # referee's correction (the detector's crops already follow it).
     locator = BoardLocator(cal)
 
-    def make_station(target, resumed: bool):
+    def make_station(target):
         def make_tracker(board):
-            return MoveTracker(variant.name, board, detector, locator.calibration, wait_for_start=not resumed,
+            # A game with moves on the record goes on from its position; a new one (the board's
+            # next game too) begins once the camera sees the start position.
+            return MoveTracker(variant.name, board, detector, locator.calibration,
+                               wait_for_start=not board.move_stack,
                                locator=locator, adapt_at_start=True)
 
         return Station(target, frames_of(spec), make_tracker, clock=clock, leds=leds, time_control=control,
@@ -167,7 +170,7 @@ def watch(
                                      f"not {variant.name}")
                 refuse_mode_mismatch(variant.name, snapshot["fen"], control, f"game {target.game_id} on {server}")
                 typer.echo(f"recording game {target.game_id} on {server}/games/{target.game_id}")
-                await make_station(target, snapshot["ply"] > 0).run()
+                await make_station(target).run()
             finally:
                 await target.close()
 
@@ -186,7 +189,7 @@ def watch(
         typer.echo(f"live page: {url}/games/{game_id}")
 
     try:
-        asyncio.run(serve_with_station(app, lambda: make_station(EmbeddedTarget(app, game_id), resumed),
+        asyncio.run(serve_with_station(app, lambda: make_station(EmbeddedTarget(app, game_id)),
                                        host=host, port=port, on_ready=ready))
     except KeyboardInterrupt:
         pass
@@ -204,12 +207,12 @@ def _embedded_record(variant, game_id: int | None, database: str | None, control
     app = create_app(settings)
     if game_id is None:
         game_id, _key = open_game(app.state.recorder, variant.name, white=white, black=black, control=control)
-        return app, settings, game_id, False
+        return app, settings, game_id
     row = app.state.recorder.get_game(game_id)
     if row.variant != variant.name:
         raise BancoError(f"game {game_id} is {row.variant}, not {variant.name}")
     refuse_mode_mismatch(variant.name, row.start_fen, control, f"game {game_id}")
-    return app, settings, game_id, bool(app.state.recorder.snapshot(game_id)["ply"])
+    return app, settings, game_id
 
 
 def demo(

@@ -20,7 +20,10 @@ by one task. The station owns the game on this board:
   ``--time M+S`` gives the game M minutes of both players' time together (15: battle mode,
   30: total war; the increment is dropped, `hardware.clock.game_duration_control`); when
   that is used up the game ends and the engine's points decide, the reason giving them
-  ("time up after 15:00: Red 23 – Blue 17 points"). Each side's display keeps counting.
+  ("time up after 15:00: Red 23 – Blue 17 points"). Each side's display keeps counting;
+- on a target that follows its board (a remote station given the board's key alone), once
+  the game has a result it waits for the board's next game and records that one: a club's
+  rounds, one after another, on one board and one station.
 
 The camera proposes; the rules engine disposes; doubts become events for the referee.
 """
@@ -58,6 +61,7 @@ RETRY_S = 1.0              # between attempts to store what the record could not
 STATUS_S = 0.2             # at most this often a status report
 STATUS_IDLE_S = 1.0        # and at least this often while frames come
 RECENT = 12                # station events kept in the status
+NEXT_GAME_POLL_S = 3.0     # between questions for the board's next game, once this one is over
 
 
 # ---------------------------------------------------------------- the queue's own events
@@ -92,6 +96,13 @@ class Retry:
 @dataclass(frozen=True)
 class PressWaitOver:
     """The frames have ended and the last move has waited long enough for its press."""
+
+
+@dataclass(frozen=True)
+class NextGame:
+    """The referee created the board's next game: the station records it now."""
+
+    game_id: int
 
 
 @dataclass(frozen=True)
@@ -202,6 +213,7 @@ class Station:
         self._recent: deque[dict[str, Any]] = deque(maxlen=RECENT)
         self._status_due = 0.0
         self._status_dirty = True
+        self._following: asyncio.Task | None = None  # the record's snapshots of the game being recorded
 
     # ------------------------------------------------------------------ running
 
@@ -218,21 +230,7 @@ class Station:
         self._loop = asyncio.get_running_loop()
         sink = asyncio_sink(self._loop, self.queue)
         snapshot = await self.target.snapshot()
-        self.variant = games.get(snapshot["variant"])
-        self.notation = canonical_notation(self.variant)
-        if self.time_control is not None and self.variant.name == "commander" and self.game_time_ms is None:
-            self.game_time_ms = self.time_control.base_ms
-            if self.time_control != game_duration_control(self.time_control):
-                self._note("clock", f"Commander Chess times the game: {self.time_control} gives it "
-                           f"{_minutes(self.game_time_ms)} in all, without increment")
-            self.time_control = game_duration_control(self.time_control)
-        reader = self.variant.notation(self.notation)
-        start_fen = await self._start_fen(snapshot)
-        self.board = self.variant.record_board(start_fen)
-        for text in await self.target.moves():
-            self.board.push(reader.parse(self.board, text))
-        self._result = snapshot.get("result", "*")
-        self._last_seq = snapshot.get("seq", -1)
+        await self._load_game(snapshot)
         grid = (self.variant.geometry.files, self.variant.geometry.ranks)
         try:
             self.clock = await asyncio.to_thread(open_clock, self.clock_spec, sink, timed=self.time_control is not None,
@@ -244,13 +242,13 @@ class Station:
         tasks: list[asyncio.Task] = []
         camera: threading.Thread | None = None
         try:
-            self._set_clock(snapshot)
-            self.tracker = self.make_tracker(self.board.copy())
-            self._follow_clock_presses()
-            self._show_leds()
+            self._start_game(snapshot)
             camera = threading.Thread(target=self._camera, name=f"banco-camera-{self.name}", daemon=True)
             camera.start()
-            tasks = [asyncio.create_task(self._follow()), asyncio.create_task(self._retry())]
+            self._following = asyncio.create_task(self._follow())
+            tasks = [asyncio.create_task(self._retry())]
+            if self.target.follows_board:
+                tasks.append(asyncio.create_task(self._await_next_games()))
             self.ready.set()
             self._note("station", f"watching game {self.target.game_id} ({self.variant.name}); "
                        f"clock {self.clock.name}, LEDs {self.leds.name}")
@@ -275,6 +273,8 @@ class Station:
             if close is not None:  # a live source's grabbing thread stops with the station
                 with contextlib.suppress(Exception):
                     close()
+            if self._following is not None:
+                tasks.append(self._following)
             for task in tasks:
                 task.cancel()
             for task in tasks:
@@ -285,6 +285,38 @@ class Station:
             await asyncio.to_thread(close_all, self.clock, self.leds)
         self.report.result = self._result
         return self.report
+
+    async def _load_game(self, snapshot: dict[str, Any]) -> None:
+        """Take the target's game as the board's: its rules, start position and moves so far."""
+        variant = games.get(snapshot["variant"])
+        notation = canonical_notation(variant)
+        start_fen = await self._start_fen(snapshot)
+        board = variant.record_board(start_fen)
+        reader = variant.notation(notation)
+        for text in await self.target.moves():
+            board.push(reader.parse(board, text))
+        # Only now that all of it was read: a game that cannot be read leaves the station as it was.
+        self.variant, self.notation, self.board = variant, notation, board
+        if self.time_control is not None and self.variant.name == "commander" and self.game_time_ms is None:
+            self.game_time_ms = self.time_control.base_ms
+            if self.time_control != game_duration_control(self.time_control):
+                self._note("clock", f"Commander Chess times the game: {self.time_control} gives it "
+                           f"{_minutes(self.game_time_ms)} in all, without increment")
+            self.time_control = game_duration_control(self.time_control)
+        self._result = snapshot.get("result", "*")
+        self._last_seq = snapshot.get("seq", -1)
+        self._presses.clear()
+        self._owed.clear()
+        self._lifted, self._illegal, self._candidates, self._end_outcome = None, frozenset(), [], None
+
+    def _start_game(self, snapshot: dict[str, Any]) -> None:
+        """Set the clock, the camera's tracker and the LEDs to the game just loaded."""
+        self._set_clock(snapshot)
+        tracker = self.make_tracker(self.board.copy())
+        with self._tracker_lock:  # the camera thread may be feeding the last game's tracker
+            self.tracker = tracker
+        self._follow_clock_presses()
+        self._show_leds()
 
     async def _start_fen(self, snapshot: dict[str, Any]) -> str | None:
         getter = getattr(self.target, "start_fen", None)
@@ -402,6 +434,8 @@ class Station:
             await self._drain_outbox()
         elif isinstance(event, RecordChanged):
             await self._record_changed(event.snapshot)
+        elif isinstance(event, NextGame):
+            await self._switch_to(event.game_id)
         elif isinstance(event, SourceEnded):
             self._source_ended = True
             self.camera = "ended"
@@ -693,7 +727,57 @@ class Station:
                 log.warning("station: following the record failed: %s", error)
             await asyncio.sleep(RETRY_S)
 
+    async def _await_next_games(self) -> None:
+        """Once the game has a result, ask the record now and then for the board's next game."""
+        announced = refused = None
+        while True:
+            await asyncio.sleep(NEXT_GAME_POLL_S)
+            if self._result == "*":
+                continue
+            if announced != self.target.game_id:
+                announced = self.target.game_id
+                self._note("next", "game over; waiting for the board's next game")
+            try:
+                game = await self.target.next_game()
+            except Exception as error:  # the record is unreachable for now: ask again later
+                log.warning("station: asking for the board's next game failed: %s", error)
+                continue
+            if game is None:
+                continue
+            if game["variant"] != self.variant.name:
+                # The camera reads one game's pieces: another game needs a station started for it.
+                if refused != game["game_id"]:
+                    refused = game["game_id"]
+                    self._note("next", f"the board's next game {refused} is {game['variant']}, but this station "
+                               f"watches {self.variant.name}; start a station for {game['variant']} to record it")
+                continue
+            self.post(NextGame(game["game_id"]))
+
+    async def _switch_to(self, game_id: int) -> None:
+        """Record the board's next game from its start: its rules, clock, a fresh tracker, LEDs."""
+        if self._result == "*" or game_id == self.target.game_id:
+            return  # the referee took the result back, or the switch was already made
+        await self._flush_pending()
+        await self._drain_outbox()
+        if self._outbox:
+            return  # the last game's moves must reach its record first; the next question retries
+        finished = self.target.game_id
+        self.target.game_id = game_id
+        try:
+            snapshot = await self.target.snapshot()
+            await self._load_game(snapshot)
+        except Exception:
+            self.target.game_id = finished  # stay on the last game; the next question tries again
+            raise
+        self._start_game(snapshot)
+        if self._following is not None:
+            self._following.cancel()
+        self._following = asyncio.create_task(self._follow())
+        self._note("station", f"game {finished} is over; watching the board's next game {game_id}")
+
     async def _record_changed(self, snapshot: dict[str, Any]) -> None:
+        if snapshot.get("game_id", self.target.game_id) != self.target.game_id:
+            return  # the last game's news, still on its way when the station moved on
         if snapshot.get("seq", -1) <= self._last_seq:
             return  # our own write echoed back, or older news
         self._last_seq = snapshot["seq"]

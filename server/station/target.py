@@ -3,7 +3,9 @@
 Both speak the same few calls, and both write through the server's own record code: the
 embedded target calls `server.record.Recorder` and then the app's fan-out (durable first,
 then broadcast), the remote one posts to the documented API with the board's station key.
-`follow()` yields every snapshot of the game, so the station sees referee changes.
+`follow()` yields every snapshot of the game, so the station sees referee changes. A target
+that `follows_board` records the board's games one after another: once its game has a result,
+the station asks `next_game()` and moves on to the game it names.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ class StoreUnavailable(Exception):
 
 class RecordTarget(Protocol):
     game_id: int
+    follows_board: bool
 
     async def snapshot(self) -> dict[str, Any]: ...
     async def start_fen(self) -> str: ...
@@ -34,11 +37,14 @@ class RecordTarget(Protocol):
     async def result(self, result: str, termination: str, reason: str) -> dict[str, Any] | None: ...
     async def status(self, status: dict[str, Any]) -> None: ...
     def follow(self) -> AsyncIterator[dict[str, Any]]: ...
+    async def next_game(self) -> dict[str, Any] | None: ...
     async def close(self) -> None: ...
 
 
 class EmbeddedTarget:
     """The record of a server app running in this process (`server.app.create_app`)."""
+
+    follows_board = False  # the game this process opened is its only one
 
     def __init__(self, app, game_id: int, author: str = "station") -> None:
         self.app = app
@@ -93,6 +99,9 @@ class EmbeddedTarget:
         finally:
             subscription.close()
 
+    async def next_game(self) -> dict[str, Any] | None:
+        return None
+
     async def close(self) -> None:
         return None
 
@@ -101,11 +110,13 @@ class RemoteTarget:
     """A banco server elsewhere (``--server URL --station-key KEY``), through its REST API."""
 
     def __init__(self, url: str, key: str, game_id: int | None = None, *, timeout: float = 10.0) -> None:
-        """Without `game_id`, `find_game` asks the server for the board's game in progress."""
+        """Without `game_id`, `find_game` asks the server for the board's game in progress, and
+        the station goes on to the board's next game once that one ends (`follows_board`)."""
         import httpx
 
         self.url = url.rstrip("/")
         self.game_id = game_id
+        self.follows_board = game_id is None
         self.http = httpx.AsyncClient(base_url=self.url, headers={"X-Station-Key": key}, timeout=timeout)
 
     async def _request(self, method: str, path: str, **kwargs) -> Any:
@@ -129,6 +140,15 @@ class RemoteTarget:
         """The game in progress on this key's board (the server's `GET /api/station/game`)."""
         self.game_id = (await self._request("GET", "/api/station/game"))["game_id"]
         return self.game_id
+
+    async def next_game(self) -> dict[str, Any] | None:
+        """The board's game in progress if it is another than ours (``game_id``, ``variant``), else
+        None: the referee has not created it yet."""
+        try:
+            game = await self._request("GET", "/api/station/game")
+        except RecordError:  # no game in progress on the board (yet)
+            return None
+        return game if game["game_id"] != self.game_id else None
 
     async def snapshot(self) -> dict[str, Any]:
         return await self._request("GET", f"/api/games/{self.game_id}/snapshot")

@@ -13,6 +13,8 @@ from tests.server.conftest import REFEREE, REFEREE_HEADERS, LiveServer, new_game
 from tests.station.doubles import ScriptedTracker, frames
 from tests.station.test_orchestrator import OPENING, script
 
+NEXT_GAME = ["b2e2", "b9c7"]  # the board's next game opens otherwise
+
 
 def test_a_remote_station_records_with_its_key_and_reports_its_status(tmp_path):
     settings = Settings(database_url=f"sqlite:///{tmp_path / 'remote.sqlite3'}", referee_token=REFEREE)
@@ -90,3 +92,55 @@ def test_a_remote_station_with_its_key_alone_records_the_boards_game_in_progress
         with pytest.raises(RecordError, match="no game in progress"):
             asyncio.run(find(key))
         assert httpx.get(f"{server.url}/api/station/game").status_code == 401
+
+
+def test_a_station_given_the_board_alone_records_the_boards_next_game_once_this_one_ends(tmp_path, monkeypatch):
+    import time
+
+    from server.station import orchestrator
+
+    monkeypatch.setattr(orchestrator, "NEXT_GAME_POLL_S", 0.05)
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'remote.sqlite3'}", referee_token=REFEREE)
+    with LiveServer(settings) as server, httpx.Client(base_url=server.url) as http:
+        first, headers = new_game(http)
+        board_id = http.get(f"/api/games/{first}").json()["board_id"]
+        trackers = []
+        station = None
+
+        def make_tracker(board):
+            # Each game's tracker commits two moves, the second game's after the round changed.
+            moves = {5: [OPENING[0]], 15: [OPENING[1]]} if not trackers else {45: [NEXT_GAME[0]], 55: [NEXT_GAME[1]]}
+            trackers.append(ScriptedTracker("xiangqi", board, moves))
+            return trackers[-1]
+
+        def next_round():
+            """Between frames: the referee ends the first game and creates the board's next one."""
+            assert http.post(f"/api/games/{first}/result", json={"result": "1/2-1/2"},
+                             headers=REFEREE_HEADERS).status_code == 200
+            game = http.post("/api/games", json={"white": "Trịnh A Sáng", "black": "Vũ Hữu Cường",
+                                                 "board_id": board_id}, headers=REFEREE_HEADERS)
+            assert game.status_code == 201, game.text
+            deadline = time.monotonic() + 10
+            while station.target.game_id != game.json()["id"] and time.monotonic() < deadline:
+                time.sleep(0.02)
+
+        async def main():
+            nonlocal station
+            target = RemoteTarget(server.url, headers["X-Station-Key"])
+            try:
+                await target.find_game()
+                station = Station(target, frames(70, pace=0.01, gaps={30: [next_round]}), make_tracker,
+                                  exit_at_end=True, name="remote")
+                return await station.run()
+            finally:
+                await target.close()
+
+        report = asyncio.run(main())
+        second = station.target.game_id
+        assert second != first and len(trackers) == 2
+        assert trackers[1].board.fen() == http.get(f"/api/games/{second}/snapshot").json()["fen"]
+        assert [row["text"] for row in http.get(f"/api/games/{first}/moves").json()] == OPENING[:2]
+        assert [row["text"] for row in http.get(f"/api/games/{second}/moves").json()] == NEXT_GAME
+        texts = [event["text"] for event in report.events]
+        assert "game over; waiting for the board's next game" in texts
+        assert http.get(f"/api/games/{second}/station").json()["ply"] == 2
