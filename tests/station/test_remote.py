@@ -6,6 +6,7 @@ import asyncio
 
 import httpx
 
+from hardware.clock import TimeControl
 from server.config import Settings
 from server.station.orchestrator import Station
 from server.station.target import RemoteTarget
@@ -24,6 +25,7 @@ def test_a_remote_station_records_with_its_key_and_reports_its_status(tmp_path):
 
         async def main():
             target = RemoteTarget(server.url, key, game_id)
+            assert not target.follows_board  # a station given its game stays on it
             try:
                 station = Station(target, frames(70, pace=0.01),
                                   lambda board: ScriptedTracker("xiangqi", board, script(OPENING)), exit_at_end=True,
@@ -130,7 +132,7 @@ def test_a_station_given_the_board_alone_records_the_boards_next_game_once_this_
             try:
                 await target.find_game()
                 station = Station(target, frames(70, pace=0.01, gaps={30: [next_round]}), make_tracker,
-                                  exit_at_end=True, name="remote")
+                                  time_control=TimeControl.parse("15+10"), exit_at_end=True, name="remote")
                 return await station.run()
             finally:
                 await target.close()
@@ -139,8 +141,13 @@ def test_a_station_given_the_board_alone_records_the_boards_next_game_once_this_
         second = station.target.game_id
         assert second != first and len(trackers) == 2
         assert trackers[1].board.fen() == http.get(f"/api/games/{second}/snapshot").json()["fen"]
-        assert [row["text"] for row in http.get(f"/api/games/{first}/moves").json()] == OPENING[:2]
-        assert [row["text"] for row in http.get(f"/api/games/{second}/moves").json()] == NEXT_GAME
+        first_moves, next_moves = (http.get(f"/api/games/{game}/moves").json() for game in (first, second))
+        assert [row["text"] for row in first_moves] == OPENING[:2]
+        assert [row["text"] for row in next_moves] == NEXT_GAME
+        clocks = [[(row["white_ms"], row["black_ms"]) for row in moves] for moves in (first_moves, next_moves)]
+        # The next game's clock starts afresh, at the same pace of moves as the first game's.
+        assert all(abs(a - b) < 250 for first_move, next_move in zip(*clocks, strict=True)
+                   for a, b in zip(first_move, next_move, strict=True)), clocks
         texts = [event["text"] for event in report.events]
         assert "game over; waiting for the board's next game" in texts
         assert http.get(f"/api/games/{second}/station").json()["ply"] == 2
