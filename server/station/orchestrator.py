@@ -99,6 +99,15 @@ class PressWaitOver:
 
 
 @dataclass(frozen=True)
+class TrackerSaw:
+    """A move the camera thread's tracker committed, with the tracker that saw it: a tracker
+    replaced since (the board's next game began) speaks of the last game, not this one."""
+
+    tracker: Any
+    event: Any
+
+
+@dataclass(frozen=True)
 class NextGame:
     """The referee created the board's next game: the station records it now."""
 
@@ -350,10 +359,11 @@ class Station:
                     continue
                 frame, timestamp = item
                 with self._tracker_lock:
-                    events = self.tracker.feed(frame, timestamp)
+                    tracker = self.tracker
+                    events = tracker.feed(frame, timestamp)
                 self._last_ts = timestamp
                 for event in events:
-                    self.post(event)
+                    self.post(TrackerSaw(tracker, event) if _kind(event) == "MoveCommitted" else event)
                 if last_tick is None or timestamp - last_tick >= TICK_S:
                     last_tick = timestamp
                     self.post(Tick(timestamp))
@@ -374,6 +384,11 @@ class Station:
     # ------------------------------------------------------------------ events
 
     async def _handle(self, event: object) -> None:
+        if isinstance(event, TrackerSaw):
+            if event.tracker is not self.tracker:
+                self._note("ignored", "a move the camera saw in the last game was not recorded in this one")
+                return
+            event = event.event
         kind = _kind(event)
         if kind == "MoveCommitted":
             same_position = event.same_position_note() if hasattr(event, "same_position_note") else None

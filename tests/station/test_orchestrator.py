@@ -708,3 +708,38 @@ def test_a_wled_strip_shows_the_last_move_at_the_leds_the_strip_numbers(app, mak
     assert rgb(4, 2) == (0xFF, 0xC0, 0x00)  # the move's end, bright amber (LAST_TO)
     assert rgb(7, 2) == (0x40, 0x30, 0x00)  # its start, dim (LAST_FROM)
     assert sum(last[2:]) == sum(rgb(4, 2)) + sum(rgb(7, 2))  # nothing else lit
+
+
+def test_a_move_the_replaced_tracker_saw_is_not_recorded_in_the_next_game(app, make_game):
+    """When the station moves on to the board's next game its tracker is replaced; a move the
+    old one committed, still on its way through the queue, belongs to the last game: dropped.
+    A move of the tracker in use is recorded as ever."""
+    from server.station.orchestrator import TrackerSaw
+    from vision.events import MoveCommitted
+
+    game_id = make_game()
+    variant = games.get("xiangqi")
+    boxes: list = []
+
+    def seen_by(tracker, text, timestamp):
+        move = variant.parse_move(tracker.board, text)
+        return TrackerSaw(tracker, MoveCommitted([move], [text], timestamp, {}))
+
+    def on_frame(index, timestamp):
+        station = boxes[0]
+        if index == 5:
+            old = station.tracker
+            station.tracker = ScriptedTracker("xiangqi", old.board, {})  # as a switch to a next game does
+            station.post(seen_by(old, "h2e2", timestamp))
+        if index == 10:
+            station.post(seen_by(station.tracker, "b2e2", timestamp))
+
+    def make_station():
+        station = Station(EmbeddedTarget(app, game_id), frames(30), lambda board: ScriptedTracker("xiangqi", board, {}),
+                          on_frame=on_frame, exit_at_end=True)
+        boxes.append(station)
+        return station
+
+    report = asyncio.run(run_headless(app, make_station))
+    assert [text for text, _, _ in stored(app, game_id)] == ["b2e2"]
+    assert any("saw in the last game" in event["text"] for event in report.events)
