@@ -639,7 +639,15 @@ class MoveTracker:
                 # than usual may be a piece still held over a point (SURE_FRACTION). Without a clock
                 # press, wait (once the opponent has moved, or both parts are seen, it is complete).
                 self._recheck_at = self.last_motion + REMOVAL_WAIT_S
-                return []
+                if len(verdict.moves) < 2 or any(getattr(m, "penalty", False) for m in verdict.moves):
+                    return []
+                # A sequence: every ply but the last was answered by the other side, so it is
+                # complete; only the last waits. Waiting on all of them let the next hand, or a
+                # blind spell, come first again and again (Xiangqi render 1003, ply 82).
+                last = verdict.moves[-1]
+                verdict.alternatives = [alt[:-1] for alt in verdict.alternatives
+                                        if alt[-1] == last and alt[:-1] != verdict.moves[:-1]]
+                verdict.moves = verdict.moves[:-1]
             details: dict = {}
             if any(getattr(m, "penalty", False) for m in verdict.moves):
                 # A penalty turn in a sequence: seen as an attempt (the hint) or never seen, when

@@ -400,6 +400,7 @@ class _HoveringCamera(ScriptedCamera):
     `left`, the point it left as less surely empty: the hand's shadow still over it)."""
 
     raised: games.Point | None = None
+    also_raised: tuple = ()
     left: games.Point | None = None
     left_piece: str | None = None
     sureness = 0.7  # the raised piece's probability; the rest goes to empty
@@ -407,8 +408,8 @@ class _HoveringCamera(ScriptedCamera):
     def observe(self, frame) -> Observation:
         observation = super().observe(frame)
         empty = self.classes.index("empty")
-        if self.raised is not None:
-            row = observation.probabilities[self.points.index(self.raised)]
+        for raised in ([self.raised] if self.raised is not None else []) + list(self.also_raised):
+            row = observation.probabilities[self.points.index(raised)]
             piece = int(np.argmax(row))
             row[:] = 1e-4
             row[piece], row[empty] = self.sureness, 1 - self.sureness
@@ -507,3 +508,27 @@ def _verdict(tracker, camera):
     evidence = inf.Evidence.from_observation(camera.observe(None))
     return inf.decide(tracker.board, evidence, rules=tracker.rules)
 
+
+
+def test_a_less_sure_move_the_opponent_already_answered_commits_without_waiting_again():
+    """A move read less surely than usual waits REMOVAL_WAIT_S; if the opponent's hand comes
+    first and moves, the next look names both plies: the first is complete (it was answered)
+    and commits at once, only the last may wait (Xiangqi render 1003, ply 82)."""
+    board = games.get("xiangqi").board()
+    camera = _HoveringCamera("xiangqi", board.copy())
+    tracker = MoveTracker("xiangqi", board, camera, _calibration("xiangqi"))
+    _, t = _play(tracker, camera, 1.0, 0.0, hand=False)
+    for text in OPENING_MOVES:
+        _, t = _play(tracker, camera, 0.5, t, hand=True)
+        _move(camera, text)
+        _, t = _play(tracker, camera, 1.0, t, hand=False)
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _move(camera, "h2e2")
+    camera.raised = games.Point(4, 2)  # the cannon on e2 reads less surely than usual, throughout
+    events, t = _play(tracker, camera, 0.8, t, hand=False)
+    assert not _committed(events)  # less sure than usual: it waits
+    _, t = _play(tracker, camera, 0.5, t, hand=True)  # the opponent's hand comes first
+    _move(camera, "h9g7")
+    camera.also_raised = (games.Point(6, 7),)  # its horse too: the two plies read less surely than usual
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    assert _committed(events) == ["h2e2"]
