@@ -389,6 +389,10 @@ def time_up(game: str, flag: FlagEvent) -> Outcome | PointsDecide:
 # ---------------------------------------------------------------- a game-duration clock
 
 
+# Games whose clock times the whole game, not each side (COMMANDER_RULES §12, decision D34).
+TIMED_BY_DURATION = frozenset({"commander"})
+
+
 def game_duration_control(control: TimeControl) -> TimeControl:
     """The per-side clock that runs a game timed by its DURATION (Commander Chess, COMMANDER_RULES
     §12 and decision D34: a battle lasts at most 15 minutes of total game time, total war 30).

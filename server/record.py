@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 import games
 from games.base import BancoError, Color, GameOverError, Move, Outcome, Termination
+from hardware.clock import TIMED_BY_DURATION
 from server.store import Ambiguity, BoardRow, Event, GameRow, MoveRow, Revision, Round
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
@@ -286,8 +287,8 @@ class Recorder:
         variant = games.get(variant_name)
         if start_fen is None:  # every way a game is made (API, schedule, match, station) comes here
             start_fen = timed_start_fen(variant.name, initial_ms)
-        if variant.name == "commander":
-            increment_ms = 0  # timed by the game's duration (COMMANDER_RULES D34): no time is handed back
+        if variant.name in TIMED_BY_DURATION:
+            increment_ms = 0  # no time is handed back (hardware.clock.game_duration_control)
         board = variant.record_board(start_fen)  # raises InvalidFenError on a bad position
         with self.sessions.begin() as session:
             if event_id is not None:

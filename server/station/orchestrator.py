@@ -42,7 +42,15 @@ from typing import Any
 
 import games
 from games.base import BancoError, Color, Outcome, Termination
-from hardware.clock import FlagEvent, PointsDecide, TimeControl, game_duration_control, game_time_used, time_up
+from hardware.clock import (
+    TIMED_BY_DURATION,
+    FlagEvent,
+    PointsDecide,
+    TimeControl,
+    game_duration_control,
+    game_time_used,
+    time_up,
+)
 from hardware.events import ClockPress, DeviceConnected, DeviceDisconnected, FlagFall, asyncio_sink
 from hardware.leds import frame_for, state_of
 from hardware.protocol import LedFrame
@@ -306,7 +314,7 @@ class Station:
             board.push(reader.parse(board, text))
         # Only now that all of it was read: a game that cannot be read leaves the station as it was.
         self.variant, self.notation, self.board = variant, notation, board
-        if self.time_control is not None and self.variant.name == "commander" and self.game_time_ms is None:
+        if self.time_control is not None and self.variant.name in TIMED_BY_DURATION and self.game_time_ms is None:
             self.game_time_ms = self.time_control.base_ms
             if self.time_control != game_duration_control(self.time_control):
                 self._note("clock", f"Commander Chess times the game: {self.time_control} gives it "

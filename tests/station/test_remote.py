@@ -17,24 +17,36 @@ from tests.station.test_orchestrator import OPENING, script
 NEXT_GAME = ["b2e2", "b9c7"]  # the board's next game opens otherwise
 
 
+def run_remote(url: str, key: str, source, make_tracker, *, game_id: int | None = None, started: list | None = None,
+               **options):
+    """Run a station recording on the server at `url` with the board's `key` (and `game_id`, or
+    the board's game in progress without it) until `source` ends: its report and the station.
+    `started` receives the station before it runs, for code that acts on it meanwhile."""
+
+    async def main():
+        target = RemoteTarget(url, key, game_id)
+        try:
+            if game_id is None:
+                await target.find_game()
+            station = Station(target, source, make_tracker, exit_at_end=True, name="remote", **options)
+            if started is not None:
+                started.append(station)
+            return await station.run(), station
+        finally:
+            await target.close()
+
+    return asyncio.run(main())
+
+
 def test_a_remote_station_records_with_its_key_and_reports_its_status(tmp_path):
     settings = Settings(database_url=f"sqlite:///{tmp_path / 'remote.sqlite3'}", referee_token=REFEREE)
     with LiveServer(settings) as server, httpx.Client(base_url=server.url) as http:
         game_id, headers = new_game(http)
         key = headers["X-Station-Key"]
 
-        async def main():
-            target = RemoteTarget(server.url, key, game_id)
-            assert not target.follows_board  # a station given its game stays on it
-            try:
-                station = Station(target, frames(70, pace=0.01),
-                                  lambda board: ScriptedTracker("xiangqi", board, script(OPENING)), exit_at_end=True,
-                                  name="remote")
-                return await station.run()
-            finally:
-                await target.close()
-
-        report = asyncio.run(main())
+        report, station = run_remote(server.url, key, frames(70, pace=0.01),
+                                     lambda board: ScriptedTracker("xiangqi", board, script(OPENING)), game_id=game_id)
+        assert not station.target.follows_board  # a station given its game stays on it
         assert report.stored == OPENING
         assert [row["text"] for row in http.get(f"/api/games/{game_id}/moves").json()] == OPENING
         audit = http.get(f"/api/games/{game_id}/audit").json()
@@ -66,18 +78,10 @@ def test_a_remote_station_with_its_key_alone_records_the_boards_game_in_progress
         game_id, headers = new_game(http)
         key = headers["X-Station-Key"]
 
-        async def main():
-            target = RemoteTarget(server.url, key)  # no game id: the board's game in progress
-            try:
-                assert await target.find_game() == game_id
-                station = Station(target, frames(30, pace=0.01),
-                                  lambda board: ScriptedTracker("xiangqi", board, script(OPENING[:2])),
-                                  exit_at_end=True, name="remote")
-                return await station.run()
-            finally:
-                await target.close()
-
-        assert asyncio.run(main()).stored == OPENING[:2]
+        # No game id: the board's game in progress.
+        report, station = run_remote(server.url, key, frames(30, pace=0.01),
+                                     lambda board: ScriptedTracker("xiangqi", board, script(OPENING[:2])))
+        assert station.target.game_id == game_id and report.stored == OPENING[:2]
         assert [row["text"] for row in http.get(f"/api/games/{game_id}/moves").json()] == OPENING[:2]
 
         async def find(key):
@@ -107,7 +111,7 @@ def test_a_station_given_the_board_alone_records_the_boards_next_game_once_this_
         first, headers = new_game(http)
         board_id = http.get(f"/api/games/{first}").json()["board_id"]
         trackers = []
-        station = None
+        started: list = []
 
         def make_tracker(board):
             # Each game's tracker commits two moves, the second game's after the round changed.
@@ -123,21 +127,12 @@ def test_a_station_given_the_board_alone_records_the_boards_next_game_once_this_
                                                  "board_id": board_id}, headers=REFEREE_HEADERS)
             assert game.status_code == 201, game.text
             deadline = time.monotonic() + 10
-            while station.target.game_id != game.json()["id"] and time.monotonic() < deadline:
+            while started[0].target.game_id != game.json()["id"] and time.monotonic() < deadline:
                 time.sleep(0.02)
 
-        async def main():
-            nonlocal station
-            target = RemoteTarget(server.url, headers["X-Station-Key"])
-            try:
-                await target.find_game()
-                station = Station(target, frames(70, pace=0.01, gaps={30: [next_round]}), make_tracker,
-                                  time_control=TimeControl.parse("15+10"), exit_at_end=True, name="remote")
-                return await station.run()
-            finally:
-                await target.close()
-
-        report = asyncio.run(main())
+        report, station = run_remote(server.url, headers["X-Station-Key"],
+                                     frames(70, pace=0.01, gaps={30: [next_round]}), make_tracker, started=started,
+                                     time_control=TimeControl.parse("15+10"))
         second = station.target.game_id
         assert second != first and len(trackers) == 2
         assert trackers[1].board.fen() == http.get(f"/api/games/{second}/snapshot").json()["fen"]
