@@ -50,6 +50,9 @@ MAX_HYPOTHESES = 20000
 # A penalty turn the camera never saw (Commander Chess §6.5, referee mode: the hand put the
 # crossing piece back before it left the board) is a rarer surprise than a missed move.
 UNSEEN_PENALTY_COST = 2.0
+# A piece that goes and comes straight back while the camera looks away is rarer still: the
+# sequence must not explain away what a penalty turn or a misread explains as well.
+ROUND_TRIP_COST = 2.0
 
 
 # ---------------------------------------------------------------------------- appearance
@@ -140,6 +143,17 @@ class Rules:
             if move.from_point in allowed and move.to_point in allowed:
                 yield move
 
+    # Plies after a stopover before it can be empty again: here the same side moves on from it.
+    TRANSIT_PLIES = 2
+
+    def transit_moves(self, board: Board, allowed: frozenset[Point]) -> Iterator[Move]:
+        """Legal moves from `allowed` to a point outside it: the first leg of a piece that leaves
+        it again later in the sequence, so its stopover looks unchanged (a missed pair of plies).
+        `hypotheses` keeps only sequences whose stopovers end as they began (empty)."""
+        for move in board.legal_moves:
+            if move.from_point in allowed and move.to_point not in allowed:
+                yield move
+
     def write(self, board: Board, move: Move) -> str:
         return self.variant.notation().format(board, move)
 
@@ -213,6 +227,21 @@ class CommanderRules(Rules):
         if hint is not None and hint in turns:
             return hint
         return turns[0] if turns else None
+
+    # A stay capture or an air-defence ring empties a stopover on the very next ply (§8.3).
+    TRANSIT_PLIES = 1
+
+    def transit_moves(self, board, allowed):
+        from games.commander import rules as cr
+        from games.commander import terrain as tr
+
+        changed = {tr.from_point(p) for p in allowed}
+        for origin in changed:
+            for turn in board._turns_from(origin):
+                action = turn.actions[0]
+                if (len(turn.actions) == 1 and action.act is cr.Act.MOVE and board.squares[action.target] is None
+                        and action.target not in changed):
+                    yield turn
 
     def penalty_moves(self, board):
         from games.commander import rules as cr
@@ -339,7 +368,11 @@ def hypotheses(board: Board, evidence: Evidence, max_plies: int = 3, rules: Rule
 
     Where the rules allow penalty turns (Commander Chess, referee mode), a sequence may also
     pass through one the camera never saw (`Rules.unseen_penalty`; `penalty_hint` names the
-    one to record), though never end with it: alone it looks like nothing happened."""
+    one to record), though never end with it: alone it looks like nothing happened.
+
+    A sequence may also pass one piece through an empty point that looks unchanged
+    (`Rules.transit_moves`): a horse h9-f8, the reply, then f8-g6; in Commander Chess, a piece
+    that a stay capture removes where it stopped. The point must be empty again at the end."""
     rules = rules or rules_for(evidence.game)
     start_view = rules.view(board)
     out = [Hypothesis([], start_view, _score(evidence, start_view), board)]
@@ -347,37 +380,80 @@ def hypotheses(board: Board, evidence: Evidence, max_plies: int = 3, rules: Rule
     if not changed:
         return out
     allowed = frozenset(evidence.points[i] for i in changed) | frozenset(evidence.unseen_points())
+    row_of = {p: i for i, p in enumerate(evidence.points)}
+    empty = rules.classes.index(EMPTY)
     work = board.copy()
     trail: list[Move] = []
+    views = [start_view]  # the view before each ply of `trail`, then after the last
+    costs = [0.0]  # the surprise of `trail` so far, the same way
 
-    def explore(depth: int) -> None:
+    def explore(depth: int, allowed: frozenset[Point], stopover: int | None) -> None:
         for move in list(rules.candidate_moves(work, allowed)):
             if len(out) >= MAX_HYPOTHESES:
                 return
             rules.push(work, move)
             trail.append(move)
+            view = rules.view(work)
+            views.append(view)
+            costs.append(costs[-1] + _ply_cost(move, len(trail), views))
             try:
-                view = rules.view(work)
-                cost = EXTRA_PLY_COST * (len(trail) - 1) + UNSEEN_PENALTY_COST * sum(_is_penalty(m) for m in trail)
-                out.append(Hypothesis(list(trail), view, _score(evidence, view) - cost, board))
+                if stopover is None or view[stopover] == start_view[stopover]:
+                    out.append(Hypothesis(list(trail), view, _score(evidence, view) - costs[-1], board))
                 if depth + 1 < max_plies:
-                    explore(depth + 1)
+                    explore(depth + 1, allowed, stopover)
             finally:
+                costs.pop()
+                views.pop()
                 trail.pop()
                 work.pop()
+        if stopover is None and depth + rules.TRANSIT_PLIES < max_plies:
+            for move in list(rules.transit_moves(work, allowed)):
+                if len(out) >= MAX_HYPOTHESES:
+                    return
+                if start_view[row_of[move.to_point]] != empty:
+                    continue  # a stopover that began occupied cannot look unchanged
+                rules.push(work, move)
+                trail.append(move)
+                views.append(rules.view(work))
+                costs.append(costs[-1] + _ply_cost(move, len(trail), views))
+                try:
+                    explore(depth + 1, allowed | {move.to_point}, row_of[move.to_point])
+                finally:
+                    costs.pop()
+                    views.pop()
+                    trail.pop()
+                    work.pop()
         if depth + 1 < max_plies and not (trail and _is_penalty(trail[-1])):
             passed = rules.unseen_penalty(work, penalty_hint)
             if passed is not None:
                 rules.push(work, passed)
                 trail.append(passed)
+                views.append(views[-1])
+                costs.append(costs[-1] + _ply_cost(passed, len(trail), views))
                 try:
-                    explore(depth + 1)
+                    explore(depth + 1, allowed, stopover)
                 finally:
+                    costs.pop()
+                    views.pop()
                     trail.pop()
                     work.pop()
 
-    explore(0)
+    explore(0, allowed, None)
     return out
+
+
+def _ply_cost(move: Move, plies: int, views: list[np.ndarray]) -> float:
+    """The surprise of the `plies`-th ply of a sequence (`views`: before each ply, then after it)."""
+    cost = EXTRA_PLY_COST if plies > 1 else 0.0
+    if _is_penalty(move):
+        cost += UNSEEN_PENALTY_COST
+    if plies >= 3:
+        # The same side's last two plies cancel: the second puts back exactly what the first changed.
+        before, between, now = views[-4], views[-3], views[-2]
+        first = before != between
+        if first.any() and np.array_equal(first, now != views[-1]) and np.array_equal(views[-1][first], before[first]):
+            cost += ROUND_TRIP_COST
+    return cost
 
 
 def _is_penalty(move: Move) -> bool:
@@ -476,9 +552,12 @@ def decide(board: Board, evidence: Evidence, *, max_plies: int = 3, margin: floa
             return Verdict("occluded", points=unseen, candidates=candidates, margin=gap, changed=changed)
         return Verdict("ambiguous", candidates=candidates, margin=gap, changed=changed)
     # No clean explanation, though hypotheses were free to use the unseen points: what the
-    # camera does see is wrong.: report the points that differ from the closest legal result,
+    # camera does see is wrong: report the points that differ from the closest legal result,
     # preferring the last legal position itself (what changed since the record's last move).
-    closest = min(found, key=lambda h: (len(residual(evidence, h.view)), len(h.moves), -h.score))
+    # Each ply beyond the first counts as one more wrong point: a long sequence that passes a
+    # piece through unseen points must not explain away the wrong move a referee is to see.
+    closest = min(found, key=lambda h: (len(residual(evidence, h.view)) + max(len(h.moves) - 1, 0),
+                                        len(h.moves), -h.score))
     rows = residual(evidence, closest.view)
     if not rows:
         # A legal result agrees with every point side by side, only less likely than one that

@@ -173,3 +173,73 @@ def test_commander_without_a_referee_no_penalty_turn_explains_anything():
 
     _, seen = _unseen_penalty_then_blue_moves()
     assert inf.decide(with_kings({"5,9": "A", "8,8": "i"}), seen).status == "illegal"
+
+
+def test_xiangqi_piece_passing_through_an_unchanged_point_while_unseen():
+    # h0-g2, the reply, then g2-e1: g2 looks as it did (empty) though the horse stopped there.
+    variant = games.get("xiangqi")
+    board = variant.board()
+    truth = board.copy()
+    for text in ("h0g2", "h9g7", "g2e1"):
+        truth.push(variant.parse_move(truth, text))
+    verdict = inf.decide(board, inf.Evidence.exact("xiangqi", truth), max_plies=4)
+    assert verdict.status == "commit"
+    assert [str(m) for m in verdict.moves] == ["h0g2", "h9g7", "g2e1"]
+
+
+def test_commander_an_unseen_penalty_turn_beats_a_piece_going_out_and_back():
+    # Seed 1005 of the suite: after an unseen penalty turn, a red air force the camera read weakly
+    # could also have flown out and back around blue's move; that round trip is the rarer story.
+    from games.commander import terrain as tr
+    from tests.games.commander.helpers import with_kings
+
+    board = with_kings({"5,9": "A", "8,8": "i", "2,3": "F"}, referee=True)
+    after = board.copy()
+    after.push(board.penalty_turns()[0])
+    after.push(games.get("commander").parse_move(after, "B8,8_9,8"))
+    exact = inf.Evidence.exact("commander", after)
+    probs = np.exp(exact.logp)
+
+    def read(point: str, **weights: float) -> None:
+        row = np.full(len(exact.classes), 0.025)
+        for name, weight in weights.items():
+            row[exact.classes.index(name)] = weight
+        probs[exact.points.index(tr.to_point(tr.parse_point(point)))] = row / row.sum()
+
+    read("2,3", red_air_force=0.45, empty=0.03)  # doubtful: the air force may have moved
+    read("2,5", empty=0.45, red_air_force=0.03)  # doubtful: it may have landed here
+    read("9,8", blue_tank=0.6, blue_infantry=0.3)  # a kind misread: longer sequences are searched
+    seen = inf.Evidence.from_probabilities("commander", exact.classes, exact.points, probs)
+    verdict = inf.decide(board, seen)
+    assert verdict.status == "commit"
+    assert [str(m) for m in verdict.moves] == ["P5,9_6,9", "B8,8_9,8"] and verdict.moves[0].penalty
+
+
+def test_an_illegal_move_is_shown_where_it_happened_not_explained_away_by_a_long_sequence():
+    # Seed 1002 of the suite: black's horse slid c7-d6 (no horse move). A three-ply story (the
+    # horse via e8, red's cannon from a6 to d6, the horse takes it) leaves only a6 wrong, as the
+    # camera misread that cannon's kind; the referee must be shown c7 and d6.
+    board = games.get("xiangqi").board("2bk5/9/2na5/C6P1/6bP1/4p2N1/1N7/9/4K4/2B3B2 b - - 8 55")
+    exact = inf.Evidence.exact("xiangqi", board)
+    probs = np.exp(exact.logp)
+    c7, d6, a6 = (exact.points.index(p) for p in (Point(2, 7), Point(3, 6), Point(0, 6)))
+    probs[[c7, d6]] = probs[[d6, c7]]
+    probs[a6] = 0.001
+    probs[a6, exact.classes.index("red_general")] = 0.98
+    seen = inf.Evidence.from_probabilities("xiangqi", exact.classes, exact.points, probs)
+    verdict = inf.decide(board, seen, max_plies=4)
+    assert verdict.status == "illegal" and set(verdict.points) == {Point(2, 7), Point(3, 6)}
+
+
+def test_commander_a_piece_stay_captured_where_it_stopped_while_unseen():
+    # Seed 1007 of the suite: blue's missile went 9,6-8,5 and red's infantry shot it there
+    # without moving: 8,5 looks as it did (empty); only 9,6 changed.
+    variant = games.get("commander")
+    board = variant.record_board("4f2c3/1n3h1h3/6s2a1/3ag2tg2/3e5ei/11/2N8/2E2F4I/2C1GT2GE1/2NA2S2A1/5H1H3/8F2"
+                                 " b 160,40 - 0 17")
+    truth = board.copy()
+    for text in ("L9,6_8,5", "H5,2@_L8,5"):
+        truth.push(variant.parse_move(truth, text))
+    verdict = inf.decide(board, inf.Evidence.exact("commander", truth), max_plies=4)
+    assert verdict.status == "commit"
+    assert [str(m) for m in verdict.moves] == ["L9,6_8,5", "H5,2@_8,5"]
