@@ -170,6 +170,7 @@ class MoveTracker:
         self._margins: deque[float] = deque(maxlen=SURE_HISTORY)  # recent commits, as sure as they were
         self._recheck_at: float | None = None
         self._tentative: tuple[str, ...] | None = None  # a narrow commit awaiting a second look
+        self._waited: tuple[str, ...] = ()  # the moves a less-sure look saw first, still waiting
         self._doubt: tuple | None = None  # an illegal or ambiguous look awaiting a second one
         self._doubt_at = -1e9  # when that look was first seen
         self._pending_penalty: list = []
@@ -180,6 +181,8 @@ class MoveTracker:
         self._present: set[int] = set()
         self._last_lift_look = -1e9
         self._lifted_since: list[Point] = []  # points of the pieces seen lifted since the last commit
+        self._set_down: set[Point] = set()  # penalty targets a lifted piece was seen on (referee mode)
+        self._attempt_rows: tuple = (None, [])  # (plies, lifted row): that piece's penalty targets
         self._movable: tuple[int, list[int]] | None = None  # (plies, rows of the pieces that may move)
         self.frames = 0
         self._last_frame: np.ndarray | None = None
@@ -279,6 +282,7 @@ class MoveTracker:
         self.board = board.copy()
         self.started = True
         self._tentative = None
+        self._waited = ()
         self._last_signature = None
         self._pending_penalty = []
         self._press_pending = False
@@ -286,6 +290,8 @@ class MoveTracker:
         self._lift_runs = {}
         self._present = set()
         self._lifted_since = []
+        self._set_down = set()
+        self._attempt_rows = (None, [])
 
     def recalibrate(self, calibration: Calibration) -> None:
         """Read the board through `calibration` from now on (the board moved, or a better fit
@@ -519,6 +525,7 @@ class MoveTracker:
         rows, probs, occluded, unchanged = self._lift_read(frame)
         view = self.rules.view(self.board)
         if self._lifted is not None:
+            self._watch_attempt(frame, view)
             k = rows.index(self._lifted) if self._lifted in rows else None
             back = k is not None and not occluded[k] and probs[k, view[self._lifted]] >= LIFT_SURE
             runs = self._lift_runs.get(self._lifted, 0) + 1 if back else 0
@@ -546,6 +553,29 @@ class MoveTracker:
         self._lift_runs = {}
         self._lifted_since.append(self.points[self._lifted])
         return [ev.PieceLifted(self.points[self._lifted], timestamp)]
+
+    def _watch_attempt(self, frame: np.ndarray, view: np.ndarray) -> None:
+        """Referee mode: is the lifted piece set down across deep water (§6.5)? A hand that puts
+        it back at once hides the attempt from every still look; this is where it was tried."""
+        if not getattr(self.board, "referee", False):
+            return
+        key = (len(self.board.move_stack), self._lifted)
+        if self._attempt_rows[0] != key:
+            origin = self.points[self._lifted]
+            index = {p: i for i, p in enumerate(self.points)}
+            self._attempt_rows = (key, sorted({index[t.to_point] for t in self.board.penalty_turns()
+                                               if t.from_point == origin and t.to_point in index}))
+        rows = self._attempt_rows[1]
+        if not rows:
+            return
+        if self._fast:
+            logp, occluded = self._classify(self._some_crops(frame, rows))
+        else:
+            evidence = inf.Evidence.from_observation(self.detector.observe(frame))
+            logp, occluded = evidence.logp[rows], ~evidence.seen[rows]
+        for k, row in enumerate(rows):
+            if not occluded[k] and np.exp(logp[k, view[self._lifted]]) >= LIFT_SURE:
+                self._set_down.add(self.points[row])
 
     def _lift_read(self, frame: np.ndarray) -> tuple[list[int], np.ndarray, np.ndarray, list[int]]:
         """The movable rows whose crops changed since the last legal position (and the lifted
@@ -620,6 +650,7 @@ class MoveTracker:
         if verdict.status == "commit":
             if not allow_commit:
                 return []
+            self._seen_order_first(verdict)
             named = tuple(str(m) for m in verdict.moves)
             if verdict.margin < CONFIRM_MARGIN and not self.commit_on_press and named != tentative:
                 # Narrow: commit only if the next look names the same moves (a clock press
@@ -639,7 +670,9 @@ class MoveTracker:
                 # than usual may be a piece still held over a point (SURE_FRACTION). Without a clock
                 # press, wait (once the opponent has moved, or both parts are seen, it is complete).
                 self._recheck_at = self.last_motion + REMOVAL_WAIT_S
-                if len(verdict.moves) < 2 or any(getattr(m, "penalty", False) for m in verdict.moves):
+                waits_whole = len(verdict.moves) < 2 or any(getattr(m, "penalty", False) for m in verdict.moves)
+                self._waited = named if waits_whole else named[-1:]
+                if waits_whole:
                     return []
                 # A sequence: every ply but the last was answered by the other side, so it is
                 # complete; only the last waits. Waiting on all of them let the next hand, or a
@@ -648,6 +681,8 @@ class MoveTracker:
                 verdict.alternatives = [alt[:-1] for alt in verdict.alternatives
                                         if alt[-1] == last and alt[:-1] != verdict.moves[:-1]]
                 verdict.moves = verdict.moves[:-1]
+            else:
+                self._waited = ()
             details: dict = {}
             if any(getattr(m, "penalty", False) for m in verdict.moves):
                 # A penalty turn in a sequence: seen as an attempt (the hint) or never seen, when
@@ -690,6 +725,18 @@ class MoveTracker:
         return [ev.Ambiguous([c.moves for c in verdict.candidates], [c.score for c in verdict.candidates],
                              timestamp, [self._write(c.moves) for c in verdict.candidates])]
 
+    def _seen_order_first(self, verdict: inf.Verdict) -> None:
+        """Of sequences that reach the same position in another order (a blind spell hid the
+        order), prefer the one that starts with what an earlier, less sure look already saw:
+        the move waiting when the next hand came was made first."""
+        if not self._waited or not verdict.alternatives:
+            return
+        options = [verdict.moves, *verdict.alternatives]
+        first = next((o for o in options if tuple(str(m) for m in o[:len(self._waited)]) == self._waited), None)
+        if first is not None and first is not verdict.moves:
+            verdict.alternatives = [o for o in options if o is not first]
+            verdict.moves = first
+
     def _penalty_from_lifts(self):
         """A penalty turn (referee mode) of a piece the lift watch saw in the hand since the last
         commit: the likeliest crossing if the camera never saw one, as a hand that puts the piece
@@ -697,7 +744,8 @@ class MoveTracker:
         if not self._lifted_since or not getattr(self.board, "referee", False):
             return None
         lifted = set(self._lifted_since)
-        return next((turn for turn in self.board.penalty_turns() if turn.from_point in lifted), None)
+        turns = [turn for turn in self.board.penalty_turns() if turn.from_point in lifted]
+        return next((turn for turn in turns if turn.to_point in self._set_down), turns[0] if turns else None)
 
     def _may_be_half_a_split(self, moves) -> bool:
         """Whether the last of `moves` (Commander Chess) moves one part of a stack, or the stack
@@ -746,6 +794,7 @@ class MoveTracker:
         self._last_signature = None
         self._press_pending = False
         self._lifted_since = []
+        self._set_down = set()
         log.info("committed %s at %.3f", " ".join(san), timestamp)
         return ev.MoveCommitted(list(moves), san, timestamp, evidence)
 

@@ -221,6 +221,43 @@ def test_commander_a_penalty_turn_the_camera_never_saw_is_recorded_before_the_ne
     assert tracker.board.turn is RED and tracker.board.fen() == camera.board.fen()
 
 
+def test_commander_an_attempt_put_back_before_the_hand_left_is_recorded_where_it_was_tried():
+    """The artillery is carried across deep water to 7,9, set down for a moment and put back,
+    all under one hand: no still look sees the attempt, but the lift watch saw it on 7,9, so
+    the penalty turn recorded is P5,9_7,9$, not the first crossing the rules list (6,9)."""
+    from games.commander import terrain as tr
+    from games.commander.pieces import RED, Kind, Piece
+    from tests.games.commander.helpers import with_kings
+
+    def point(name):
+        return tr.to_point(tr.parse_point(name))
+
+    board = with_kings({"5,9": "A", "8,8": "i"}, referee=True)
+    assert str(board.penalty_turns()[0]) == "P5,9_6,9"
+    camera, tracker, t = _setup("commander", board)
+    before = camera.board.copy()
+    _, t = _play(tracker, camera, 0.3, t, hand=True)
+    lifted = camera.board.copy()
+    lifted.set_stack_at(tr.parse_point("5,9"), None)
+    camera.board = lifted
+    events, t = _play(tracker, camera, 0.6, t, hand=True)
+    assert [e.point for e in events if isinstance(e, ev.PieceLifted)] == [point("5,9")]
+    attempt = lifted.copy()
+    attempt.set_stack_at(tr.parse_point("7,9"), [Piece(Kind.ARTILLERY, RED)])
+    camera.board = attempt
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    camera.board = before.copy()  # put back
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    assert not _committed(events)
+    camera.board.push(next(turn for turn in before.penalty_turns() if str(turn) == "P5,9_7,9"))
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _move(camera, "B8,8_9,8")
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    committed = [e for e in events if isinstance(e, ev.MoveCommitted)]
+    assert len(committed) == 1 and committed[0].san == ["P5,9_7,9$", "B8,8_9,8"]
+
+
 def _lift(camera, point):
     """The hand takes the piece on `point` off the board (the camera sees the point empty)."""
     board = camera.board.copy()
@@ -532,3 +569,28 @@ def test_a_less_sure_move_the_opponent_already_answered_commits_without_waiting_
     camera.also_raised = (games.Point(6, 7),)  # its horse too: the two plies read less surely than usual
     events, t = _play(tracker, camera, 1.0, t, hand=False)
     assert _committed(events) == ["h2e2"]
+
+
+def test_a_waiting_move_keeps_its_place_when_a_blind_spell_hides_the_order():
+    """A move read less surely than usual waits; the opponent answers and the mover moves
+    again before any still look (Xiangqi render 1002, ply 46). h2e2, h9g7, i0i1 and i0i1,
+    h9g7, h2e2 reach the same position: the earlier look saw h2e2 first, so it is first."""
+    board = games.get("xiangqi").board()
+    camera = _HoveringCamera("xiangqi", board.copy())
+    tracker = MoveTracker("xiangqi", board, camera, _calibration("xiangqi"))
+    _, t = _play(tracker, camera, 1.0, 0.0, hand=False)
+    for text in OPENING_MOVES:
+        _, t = _play(tracker, camera, 0.5, t, hand=True)
+        _move(camera, text)
+        _, t = _play(tracker, camera, 1.0, t, hand=False)
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _move(camera, "h2e2")
+    camera.raised = games.Point(4, 2)
+    events, t = _play(tracker, camera, 0.8, t, hand=False)
+    assert not _committed(events)  # less sure than usual: it waits
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _move(camera, "h9g7")
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _move(camera, "i0i1")
+    events, t = _play(tracker, camera, 2.0, t, hand=False)
+    assert _committed(events) == ["h2e2", "h9g7", "i0i1"]
