@@ -45,6 +45,10 @@ COMMIT_MARGIN = 3.0
 EXTRA_PLY_COST = 1.0
 # No probability is taken below this: one misread crop costs at most log(1/floor) nats.
 PROBABILITY_FLOOR = 1e-4
+# Which side stands on a point (or none) is read far more reliably than which piece of the side:
+# on unseen sets a classifier confuses kinds with confidence. This share of each row is spread
+# evenly over the kinds of its side, so a confused kind costs a few nats, not a missing piece's.
+KIND_DOUBT = 0.1
 # Enough hypotheses: a search this large means too much is unseen to decide anything.
 MAX_HYPOTHESES = 20000
 # A penalty turn the camera never saw (Commander Chess §6.5, referee mode: the hand put the
@@ -91,6 +95,10 @@ class Evidence:
         probs = np.asarray(probabilities, dtype=np.float64)[:, [index[c] for c in wanted]]
         probs = np.clip(probs, PROBABILITY_FLOOR, None)
         probs /= probs.sum(axis=1, keepdims=True)
+        mixed = probs * (1 - KIND_DOUBT)
+        for members in _side_groups(wanted):
+            mixed[:, members] += KIND_DOUBT * probs[:, members].sum(axis=1, keepdims=True) / len(members)
+        probs = mixed
         order = {p: i for i, p in enumerate(points)}
         geometry_points = list(games.get(game).geometry.points())
         rows = [order[p] for p in geometry_points]

@@ -727,15 +727,20 @@ class MoveTracker:
 
     def _seen_order_first(self, verdict: inf.Verdict) -> None:
         """Of sequences that reach the same position in another order (a blind spell hid the
-        order), prefer the one that starts with what an earlier, less sure look already saw:
-        the move waiting when the next hand came was made first."""
-        if not self._waited or not verdict.alternatives:
+        order), prefer the one the camera saw part of: one that starts with what an earlier,
+        less sure look saw (the move waiting when the next hand came was made first), else one
+        that ends with the piece the lift watch last saw in the hand (that move was made last)."""
+        if not verdict.alternatives:
             return
         options = [verdict.moves, *verdict.alternatives]
-        first = next((o for o in options if tuple(str(m) for m in o[:len(self._waited)]) == self._waited), None)
-        if first is not None and first is not verdict.moves:
-            verdict.alternatives = [o for o in options if o is not first]
-            verdict.moves = first
+        chosen = None
+        if self._waited:
+            chosen = next((o for o in options if tuple(str(m) for m in o[:len(self._waited)]) == self._waited), None)
+        if chosen is None and self._lifted_since:
+            chosen = next((o for o in options if o[-1].from_point == self._lifted_since[-1]), None)
+        if chosen is not None and chosen is not verdict.moves:
+            verdict.alternatives = [o for o in options if o is not chosen]
+            verdict.moves = chosen
 
     def _penalty_from_lifts(self):
         """A penalty turn (referee mode) of a piece the lift watch saw in the hand since the last

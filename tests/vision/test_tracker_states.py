@@ -594,3 +594,26 @@ def test_a_waiting_move_keeps_its_place_when_a_blind_spell_hides_the_order():
     _move(camera, "i0i1")
     events, t = _play(tracker, camera, 2.0, t, hand=False)
     assert _committed(events) == ["h2e2", "h9g7", "i0i1"]
+
+
+def test_the_piece_seen_lifted_after_a_blind_spell_moved_last():
+    """Two plies happen while the camera is cut, then the mover's hand lifts i0 and puts it
+    on i1 in view (Cờ Tư Lệnh render 1009, ply 9). h2e2, h9g7, i0i1 and i0i1, h9g7, h2e2
+    reach the same position: the lift watch saw i0 in the hand, so i0i1 is last."""
+    camera, tracker, t = _setup()
+    for text in OPENING_MOVES:
+        _, t = _play(tracker, camera, 0.5, t, hand=True)
+        _move(camera, text)
+        _, t = _play(tracker, camera, 1.0, t, hand=False)
+    _move(camera, "h2e2")  # unseen: no frames
+    _move(camera, "h9g7")
+    t += 3.0
+    _, t = _play(tracker, camera, 0.3, t, hand=True)
+    before = camera.board.copy()
+    _lift(camera, games.Point(8, 0))
+    events, t = _play(tracker, camera, 0.6, t, hand=True)
+    assert [e.point for e in events if isinstance(e, ev.PieceLifted)] == [games.Point(8, 0)]
+    camera.board = before
+    _move(camera, "i0i1")
+    events, t = _play(tracker, camera, 2.0, t, hand=False)
+    assert _committed(events) == ["h2e2", "h9g7", "i0i1"]
