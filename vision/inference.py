@@ -56,7 +56,7 @@ MAX_HYPOTHESES = 20000
 UNSEEN_PENALTY_COST = 2.0
 # A piece that goes and comes straight back while the camera looks away is rarer still: the
 # sequence must not explain away what a penalty turn or a misread explains as well.
-ROUND_TRIP_COST = 2.0
+ROUND_TRIP_COST = 3.0
 
 
 # ---------------------------------------------------------------------------- appearance
@@ -95,10 +95,7 @@ class Evidence:
         probs = np.asarray(probabilities, dtype=np.float64)[:, [index[c] for c in wanted]]
         probs = np.clip(probs, PROBABILITY_FLOOR, None)
         probs /= probs.sum(axis=1, keepdims=True)
-        mixed = probs * (1 - KIND_DOUBT)
-        for members in _side_groups(wanted):
-            mixed[:, members] += KIND_DOUBT * probs[:, members].sum(axis=1, keepdims=True) / len(members)
-        probs = mixed
+        probs = doubt_kinds(probs, wanted)
         order = {p: i for i, p in enumerate(points)}
         geometry_points = list(games.get(game).geometry.points())
         rows = [order[p] for p in geometry_points]
@@ -127,6 +124,14 @@ class Evidence:
 
     def unseen_points(self) -> list[Point]:
         return [p for p, s in zip(self.points, self.seen, strict=True) if not s]
+
+
+def doubt_kinds(probs: np.ndarray, classes: Sequence[str]) -> np.ndarray:
+    """Rows of class probabilities with `KIND_DOUBT` of each spread over its side's kinds."""
+    mixed = probs * (1 - KIND_DOUBT)
+    for members in _side_groups(tuple(classes)):
+        mixed[:, members] += KIND_DOUBT * probs[:, members].sum(axis=1, keepdims=True) / len(members)
+    return mixed
 
 
 # ---------------------------------------------------------------------------- game rules
@@ -395,17 +400,21 @@ def hypotheses(board: Board, evidence: Evidence, max_plies: int = 3, rules: Rule
     views = [start_view]  # the view before each ply of `trail`, then after the last
     costs = [0.0]  # the surprise of `trail` so far, the same way
 
-    def explore(depth: int, allowed: frozenset[Point], stopover: int | None) -> None:
+    # A stopover: its row, the point, and where the piece came from (it may not go straight back:
+    # a piece out and back through unseen points would explain away a piece taken off the board).
+    def explore(depth: int, allowed: frozenset[Point], stopover: tuple[int, Point, Point] | None) -> None:
         for move in list(rules.candidate_moves(work, allowed)):
             if len(out) >= MAX_HYPOTHESES:
                 return
+            if stopover is not None and (move.from_point, move.to_point) == stopover[1:]:
+                continue
             rules.push(work, move)
             trail.append(move)
             view = rules.view(work)
             views.append(view)
             costs.append(costs[-1] + _ply_cost(move, len(trail), views))
             try:
-                if stopover is None or view[stopover] == start_view[stopover]:
+                if stopover is None or view[stopover[0]] == start_view[stopover[0]]:
                     out.append(Hypothesis(list(trail), view, _score(evidence, view) - costs[-1], board))
                 if depth + 1 < max_plies:
                     explore(depth + 1, allowed, stopover)
@@ -425,7 +434,8 @@ def hypotheses(board: Board, evidence: Evidence, max_plies: int = 3, rules: Rule
                 views.append(rules.view(work))
                 costs.append(costs[-1] + _ply_cost(move, len(trail), views))
                 try:
-                    explore(depth + 1, allowed | {move.to_point}, row_of[move.to_point])
+                    stop = (row_of[move.to_point], move.to_point, move.from_point)
+                    explore(depth + 1, allowed | {move.to_point}, stop)
                 finally:
                     costs.pop()
                     views.pop()

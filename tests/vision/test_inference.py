@@ -243,3 +243,20 @@ def test_commander_a_piece_stay_captured_where_it_stopped_while_unseen():
     verdict = inf.decide(board, inf.Evidence.exact("commander", truth), max_plies=4)
     assert verdict.status == "commit"
     assert [str(m) for m in verdict.moves] == ["L9,6_8,5", "H5,2@_8,5"]
+
+
+def test_a_piece_taken_off_is_not_explained_by_a_piece_going_out_and_back_unseen():
+    # Seed 1000 of the suite: the hand has taken red's chariot off e8 and holds black's advisor,
+    # about to put it there; the general reads as a horse. e9-d9, e8-e9, d9xe9 (d9 an unseen
+    # stopover) would "explain" e8 empty; it is a piece in the hand, not a move.
+    board = games.get("xiangqi").board("1n2ka3/4R4/rc6b/p1p1p1N1p/6b2/P5B1P/2P1P4/9/2r6/RN1AKA3 b - - 0 18")
+    exact = inf.Evidence.exact("xiangqi", board)
+    probs = np.exp(exact.logp)
+    e8, e9 = exact.points.index(Point(4, 8)), exact.points.index(Point(4, 9))
+    probs[e8] = 1e-4
+    probs[e8, exact.classes.index("empty")] = 1.0
+    probs[e9] = 1e-3
+    probs[e9, exact.classes.index("black_horse")], probs[e9, exact.classes.index("black_general")] = 0.6, 0.3
+    seen = inf.Evidence.from_probabilities("xiangqi", exact.classes, exact.points, probs)
+    verdict = inf.decide(board, seen, max_plies=4)
+    assert verdict.status == "illegal" and verdict.missing_only and verdict.points == [Point(4, 8)]
