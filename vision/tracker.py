@@ -170,7 +170,7 @@ class MoveTracker:
         self._margins: deque[float] = deque(maxlen=SURE_HISTORY)  # recent commits, as sure as they were
         self._recheck_at: float | None = None
         self._tentative: tuple[str, ...] | None = None  # a narrow commit awaiting a second look
-        self._waited: tuple[str, ...] = ()  # the moves a less-sure look saw first, still waiting
+        self._waited: list = []  # the moves a less-sure look saw first, still waiting
         self._doubt: tuple | None = None  # an illegal or ambiguous look awaiting a second one
         self._doubt_at = -1e9  # when that look was first seen
         self._pending_penalty: list = []
@@ -282,7 +282,7 @@ class MoveTracker:
         self.board = board.copy()
         self.started = True
         self._tentative = None
-        self._waited = ()
+        self._waited = []
         self._last_signature = None
         self._pending_penalty = []
         self._press_pending = False
@@ -635,6 +635,8 @@ class MoveTracker:
         hint = self._pending_penalty[0] if self._pending_penalty else self._penalty_from_lifts()
         verdict = inf.decide(self.board, self._evidence, max_plies=self.max_plies, rules=self.rules,
                              penalty_hint=hint)
+        if verdict.status == "illegal" and self._waited:
+            verdict = self._after_waited(verdict, hint)
         self._recheck_at = None if verdict.status in ("none", "commit") else timestamp + RECHECK_S
         if verdict.status == "unsure":
             return []
@@ -674,7 +676,7 @@ class MoveTracker:
                 # press, wait (once the opponent has moved, or both parts are seen, it is complete).
                 self._recheck_at = self.last_motion + REMOVAL_WAIT_S
                 waits_whole = len(verdict.moves) < 2 or any(getattr(m, "penalty", False) for m in verdict.moves)
-                self._waited = named if waits_whole else named[-1:]
+                self._waited = list(verdict.moves if waits_whole else verdict.moves[-1:])
                 if waits_whole:
                     return []
                 # A sequence: every ply but the last was answered by the other side, so it is
@@ -685,7 +687,7 @@ class MoveTracker:
                                         if alt[-1] == last and alt[:-1] != verdict.moves[:-1]]
                 verdict.moves = verdict.moves[:-1]
             else:
-                self._waited = ()
+                self._waited = []
             details: dict = {}
             if any(getattr(m, "penalty", False) for m in verdict.moves):
                 # A penalty turn in a sequence: seen as an attempt (the hint) or never seen, when
@@ -728,6 +730,21 @@ class MoveTracker:
         return [ev.Ambiguous([c.moves for c in verdict.candidates], [c.score for c in verdict.candidates],
                              timestamp, [self._write(c.moves) for c in verdict.candidates])]
 
+    def _after_waited(self, verdict: inf.Verdict, hint) -> inf.Verdict:
+        """No legal sequence explains the look: try it from past the moves a less-sure look saw
+        and waited on when the next hand came. What that hand did may have hidden their trace
+        (Cờ Tư Lệnh render 1007, ply 35: the missile that moved was shot where it landed)."""
+        board = self.board.copy()
+        for move in self._waited:
+            self.rules.push(board, move)
+        plies = self.max_plies - len(self._waited)
+        after = inf.decide(board, self._evidence, max_plies=plies, rules=self.rules, penalty_hint=hint) \
+            if plies > 0 else verdict
+        if after.status != "commit":
+            return verdict
+        return inf.Verdict("commit", moves=[*self._waited, *after.moves], candidates=after.candidates,
+                           margin=after.margin, changed=after.changed)
+
     def _seen_order_first(self, verdict: inf.Verdict) -> None:
         """Of sequences that reach the same position in another order (a blind spell hid the
         order), prefer the one the camera saw part of: one that starts with what an earlier,
@@ -738,7 +755,7 @@ class MoveTracker:
         options = [verdict.moves, *verdict.alternatives]
         chosen = None
         if self._waited:
-            chosen = next((o for o in options if tuple(str(m) for m in o[:len(self._waited)]) == self._waited), None)
+            chosen = next((o for o in options if o[:len(self._waited)] == self._waited), None)
         if chosen is None and self._lifted_since:
             chosen = next((o for o in options if o[-1].from_point == self._lifted_since[-1]), None)
         if chosen is not None and chosen is not verdict.moves:

@@ -617,3 +617,32 @@ def test_the_piece_seen_lifted_after_a_blind_spell_moved_last():
     _move(camera, "i0i1")
     events, t = _play(tracker, camera, 2.0, t, hand=False)
     assert _committed(events) == ["h2e2", "h9g7", "i0i1"]
+
+
+def test_commander_a_waiting_move_whose_piece_is_then_shot_where_it_landed_is_recorded():
+    """Cờ Tư Lệnh render 1007, ply 34: blue's missile goes 9,6-8,5, read narrowly (it waits
+    REMOVAL_WAIT_S); red's hand comes first and shoots it where it stands (a stay capture).
+    The board then shows only 9,6 emptied, which no legal sequence from before explains; from
+    past the waiting move, red's shot does."""
+    from games.commander import terrain as tr
+
+    def point(name):
+        return tr.to_point(tr.parse_point(name))
+
+    variant = games.get("commander")
+    board = variant.record_board("4f2c3/1n3h1h3/6s2a1/3ag2tg2/3e5ei/11/2N8/2E2F4I/2C1GT2GE1/2NA2S2A1/5H1H3/8F2"
+                                 " b 160,40 - 0 17")
+    camera = _HoveringCamera("commander", board.copy())
+    camera.sureness = 0.9
+    tracker = MoveTracker("commander", board, camera, _calibration("commander"), wait_for_start=False)
+    _, t = _play(tracker, camera, 1.0, 0.0, hand=False)
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _move(camera, "L9,6_8,5")
+    camera.raised, camera.left, camera.left_piece = point("8,5"), point("9,6"), "blue_missile"
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    assert not _committed(events)  # narrow: it waits
+    _, t = _play(tracker, camera, 0.4, t, hand=True)
+    camera.raised = camera.left = None
+    _move(camera, "H5,2@_L8,5")
+    events, t = _play(tracker, camera, 2.5, t, hand=False)  # a piece only taken off waits too
+    assert _committed(events) == ["L9,6_8,5", "H5,2@_8,5"]
