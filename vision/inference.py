@@ -504,11 +504,17 @@ def decide(board: Board, evidence: Evidence, *, max_plies: int = 3, margin: floa
     rules = rules or rules_for(evidence.game)
     unseen = evidence.unseen_points()
     # Iterative deepening: once the best explanation agrees with the camera's best reading at
-    # every seen point, no longer sequence can score higher, so the search stops there.
+    # every seen point, no longer sequence can score higher, so the search stops there. It also
+    # stops once the best agrees side by side (`residual`): a longer sequence could only trade
+    # one misread kind for another, and a set whose kinds read poorly (many points doubtful)
+    # made every look search four plies, seconds each (Cờ Tư Lệnh render 1004). Hidden points
+    # leave room for moves under them, but two plies are enough to say the board is occluded.
     for depth in range(1, max(1, max_plies) + 1):
         found = hypotheses(board, evidence, depth, rules, penalty_hint)
         leader = max(found, key=lambda h: h.score)
         if not unseen and not _disagreements(evidence, leader.view):
+            break
+        if (not unseen or depth >= 2) and not residual(evidence, leader.view):
             break
     null = found[0]
     changed = [evidence.points[i] for i in changed_points(evidence, null.view)]
