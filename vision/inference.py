@@ -6,7 +6,9 @@ against the position it produces (`appearance`: what the camera should see at ea
 so is every legal sequence of two or three plies, for moves the camera missed. Occluded
 points carry no evidence. Sequences are never enumerated blindly: each ply may touch only
 points that changed (or that the camera cannot see), the pruning `games.commander.observe`
-uses for Commander Chess split turns.
+uses for Commander Chess split turns, and one piece may stop on an empty point and leave it
+again (a stopover looks unchanged). Which side stands on a point is trusted more than which
+piece (`KIND_DOUBT`): on an unseen set, kinds are what a classifier confuses.
 
 A `Verdict` says what to do: commit the best explanation when it beats the runner-up by a
 margin and leaves no point unexplained; otherwise report `ambiguous`, `illegal` (the points
