@@ -7,8 +7,7 @@ so is every legal sequence of two or three plies, for moves the camera missed. O
 points carry no evidence. Sequences are never enumerated blindly: each ply may touch only
 points that changed (or that the camera cannot see), the pruning `games.commander.observe`
 uses for Commander Chess split turns, and one piece may stop on an empty point and leave it
-again (a stopover looks unchanged). Which side stands on a point is trusted more than which
-piece (`KIND_DOUBT`): on an unseen set, kinds are what a classifier confuses.
+again (a stopover looks unchanged).
 
 A `Verdict` says what to do: commit the best explanation when it beats the runner-up by a
 margin and leaves no point unexplained; otherwise report `ambiguous`, `illegal` (the points
@@ -47,10 +46,6 @@ COMMIT_MARGIN = 3.0
 EXTRA_PLY_COST = 1.0
 # No probability is taken below this: one misread crop costs at most log(1/floor) nats.
 PROBABILITY_FLOOR = 1e-4
-# Which side stands on a point (or none) is read far more reliably than which piece of the side:
-# on unseen sets a classifier confuses kinds with confidence. This share of each row is spread
-# evenly over the kinds of its side, so a confused kind costs a few nats, not a missing piece's.
-KIND_DOUBT = 0.1
 # Enough hypotheses: a search this large means too much is unseen to decide anything.
 MAX_HYPOTHESES = 20000
 # A penalty turn the camera never saw (Commander Chess §6.5, referee mode: the hand put the
@@ -97,7 +92,6 @@ class Evidence:
         probs = np.asarray(probabilities, dtype=np.float64)[:, [index[c] for c in wanted]]
         probs = np.clip(probs, PROBABILITY_FLOOR, None)
         probs /= probs.sum(axis=1, keepdims=True)
-        probs = doubt_kinds(probs, wanted)
         order = {p: i for i, p in enumerate(points)}
         geometry_points = list(games.get(game).geometry.points())
         rows = [order[p] for p in geometry_points]
@@ -126,14 +120,6 @@ class Evidence:
 
     def unseen_points(self) -> list[Point]:
         return [p for p, s in zip(self.points, self.seen, strict=True) if not s]
-
-
-def doubt_kinds(probs: np.ndarray, classes: Sequence[str]) -> np.ndarray:
-    """Rows of class probabilities with `KIND_DOUBT` of each spread over its side's kinds."""
-    mixed = probs * (1 - KIND_DOUBT)
-    for members in _side_groups(tuple(classes)):
-        mixed[:, members] += KIND_DOUBT * probs[:, members].sum(axis=1, keepdims=True) / len(members)
-    return mixed
 
 
 # ---------------------------------------------------------------------------- game rules

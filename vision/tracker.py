@@ -490,9 +490,6 @@ class MoveTracker:
         for row, total in settle.sums.items():
             mean = np.mean(total, axis=0)
             logp[row] = mean - np.logaddexp.reduce(mean)
-        if settle.sums:
-            rows = sorted(settle.sums)
-            logp[rows] = np.log(inf.doubt_kinds(np.exp(logp[rows]), self._classes))
         for row in settle.occluded - set(settle.sums):
             seen[row] = False
         return inf.Evidence(self.game, self._classes, self.points, logp, seen)
