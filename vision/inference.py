@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -143,9 +144,6 @@ class Rules:
         for move in board.legal_moves:
             if move.from_point in allowed and move.to_point in allowed:
                 yield move
-
-    # Plies after a stopover before it can be empty again: here the same side moves on from it.
-    TRANSIT_PLIES = 2
 
     def transit_moves(self, board: Board, allowed: frozenset[Point]) -> Iterator[Move]:
         """Legal moves from `allowed` to a point outside it: the first leg of a piece that leaves
@@ -378,6 +376,21 @@ def hypotheses(board: Board, evidence: Evidence, max_plies: int = 3, rules: Rule
     views = [start_view]  # the view before each ply of `trail`, then after the last
     costs = [0.0]  # the surprise of `trail` so far, the same way
 
+    @contextmanager
+    def played(move: Move, view: np.ndarray | None = None) -> Iterator[np.ndarray]:
+        """`move` pushed on `work`, `trail`, `views` and `costs` for the block; its view."""
+        rules.push(work, move)
+        trail.append(move)
+        views.append(rules.view(work) if view is None else view)
+        costs.append(costs[-1] + _ply_cost(move, len(trail), views))
+        try:
+            yield views[-1]
+        finally:
+            costs.pop()
+            views.pop()
+            trail.pop()
+            work.pop()
+
     # A stopover: its row, the point, and where the piece came from (it may not go straight back:
     # a piece out and back through unseen points would explain away a piece taken off the board).
     def explore(depth: int, allowed: frozenset[Point], stopover: tuple[int, Point, Point] | None) -> None:
@@ -386,53 +399,26 @@ def hypotheses(board: Board, evidence: Evidence, max_plies: int = 3, rules: Rule
                 return
             if stopover is not None and (move.from_point, move.to_point) == stopover[1:]:
                 continue
-            rules.push(work, move)
-            trail.append(move)
-            view = rules.view(work)
-            views.append(view)
-            costs.append(costs[-1] + _ply_cost(move, len(trail), views))
-            try:
+            with played(move) as view:
                 if stopover is None or view[stopover[0]] == start_view[stopover[0]]:
                     out.append(Hypothesis(list(trail), view, _score(evidence, view) - costs[-1], board))
                 if depth + 1 < max_plies:
                     explore(depth + 1, allowed, stopover)
-            finally:
-                costs.pop()
-                views.pop()
-                trail.pop()
-                work.pop()
-        if stopover is None and depth + rules.TRANSIT_PLIES < max_plies:
+        # A stopover needs two plies after it: the reply, then the same piece moving on.
+        if stopover is None and depth + 2 < max_plies:
             for move in list(rules.transit_moves(work, allowed)):
                 if len(out) >= MAX_HYPOTHESES:
                     return
                 if start_view[row_of[move.to_point]] != empty:
                     continue  # a stopover that began occupied cannot look unchanged
-                rules.push(work, move)
-                trail.append(move)
-                views.append(rules.view(work))
-                costs.append(costs[-1] + _ply_cost(move, len(trail), views))
-                try:
-                    stop = (row_of[move.to_point], move.to_point, move.from_point)
-                    explore(depth + 1, allowed | {move.to_point}, stop)
-                finally:
-                    costs.pop()
-                    views.pop()
-                    trail.pop()
-                    work.pop()
+                with played(move):
+                    explore(depth + 1, allowed | {move.to_point}, (row_of[move.to_point], move.to_point,
+                                                                   move.from_point))
         if depth + 1 < max_plies and not (trail and _is_penalty(trail[-1])):
             passed = rules.unseen_penalty(work, penalty_hint)
             if passed is not None:
-                rules.push(work, passed)
-                trail.append(passed)
-                views.append(views[-1])
-                costs.append(costs[-1] + _ply_cost(passed, len(trail), views))
-                try:
+                with played(passed, views[-1]):
                     explore(depth + 1, allowed, stopover)
-                finally:
-                    costs.pop()
-                    views.pop()
-                    trail.pop()
-                    work.pop()
 
     explore(0, allowed, None)
     return out

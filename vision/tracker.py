@@ -150,6 +150,7 @@ class MoveTracker:
         self.max_plies = max_plies
         self.rules = inf.rules_for(game)
         self.points = list(self.variant.geometry.points())
+        self._row_of = {p: i for i, p in enumerate(self.points)}
         self.started = not wait_for_start
         self._classes = inf.game_classes(game)
         self._empty_index = self._classes.index(EMPTY)
@@ -507,7 +508,7 @@ class MoveTracker:
         """Rows of the pieces of the side to move that have a legal move (only those may be lifted)."""
         plies = len(self.board.move_stack)
         if self._movable is None or self._movable[0] != plies:
-            index = {p: i for i, p in enumerate(self.points)}
+            index = self._row_of
             rows = sorted({index[m.from_point] for m in self.board.legal_moves if m.from_point in index})
             self._movable = (plies, rows)
         return self._movable[1]
@@ -561,8 +562,7 @@ class MoveTracker:
             return
         key = (len(self.board.move_stack), self._lifted)
         if self._attempt_rows[0] != key:
-            origin = self.points[self._lifted]
-            index = {p: i for i, p in enumerate(self.points)}
+            origin, index = self.points[self._lifted], self._row_of
             self._attempt_rows = (key, sorted({index[t.to_point] for t in self.board.penalty_turns()
                                                if t.from_point == origin and t.to_point in index}))
         rows = self._attempt_rows[1]
@@ -647,7 +647,7 @@ class MoveTracker:
             return []
         if check and verdict.status != "commit":
             # A full check found points that disagree: read them on every window from now on.
-            self._suspect |= {self.points.index(p) for p in verdict.changed}
+            self._suspect |= {self._row_of[p] for p in verdict.changed}
         tentative, self._tentative = self._tentative, None
         if verdict.status == "commit":
             if not allow_commit:

@@ -547,23 +547,36 @@ def _verdict(tracker, camera):
 
 
 
-def test_a_less_sure_move_the_opponent_already_answered_commits_without_waiting_again():
-    """A move read less surely than usual waits REMOVAL_WAIT_S; if the opponent's hand comes
-    first and moves, the next look names both plies: the first is complete (it was answered)
-    and commits at once, only the last may wait (Xiangqi render 1003, ply 82)."""
-    board = games.get("xiangqi").board()
-    camera = _HoveringCamera("xiangqi", board.copy())
-    tracker = MoveTracker("xiangqi", board, camera, _calibration("xiangqi"))
-    _, t = _play(tracker, camera, 1.0, 0.0, hand=False)
+def _opening(tracker, camera, t: float) -> float:
+    """Play OPENING_MOVES, each set down and seen still for a second."""
     for text in OPENING_MOVES:
         _, t = _play(tracker, camera, 0.5, t, hand=True)
         _move(camera, text)
         _, t = _play(tracker, camera, 1.0, t, hand=False)
+    return t
+
+
+def _cannon_waiting_on_e2():
+    """After OPENING_MOVES, h2e2 with the cannon on e2 read less surely than usual, throughout:
+    it waits REMOVAL_WAIT_S. The camera, the tracker, and the time."""
+    board = games.get("xiangqi").board()
+    camera = _HoveringCamera("xiangqi", board.copy())
+    tracker = MoveTracker("xiangqi", board, camera, _calibration("xiangqi"))
+    _, t = _play(tracker, camera, 1.0, 0.0, hand=False)
+    t = _opening(tracker, camera, t)
     _, t = _play(tracker, camera, 0.5, t, hand=True)
     _move(camera, "h2e2")
-    camera.raised = games.Point(4, 2)  # the cannon on e2 reads less surely than usual, throughout
+    camera.raised = games.Point(4, 2)
     events, t = _play(tracker, camera, 0.8, t, hand=False)
     assert not _committed(events)  # less sure than usual: it waits
+    return camera, tracker, t
+
+
+def test_a_less_sure_move_the_opponent_already_answered_commits_without_waiting_again():
+    """A move read less surely than usual waits REMOVAL_WAIT_S; if the opponent's hand comes
+    first and moves, the next look names both plies: the first is complete (it was answered)
+    and commits at once, only the last may wait (Xiangqi render 1003, ply 82)."""
+    camera, tracker, t = _cannon_waiting_on_e2()
     _, t = _play(tracker, camera, 0.5, t, hand=True)  # the opponent's hand comes first
     _move(camera, "h9g7")
     camera.also_raised = (games.Point(6, 7),)  # its horse too: the two plies read less surely than usual
@@ -575,19 +588,7 @@ def test_a_waiting_move_keeps_its_place_when_a_blind_spell_hides_the_order():
     """A move read less surely than usual waits; the opponent answers and the mover moves
     again before any still look (Xiangqi render 1002, ply 46). h2e2, h9g7, i0i1 and i0i1,
     h9g7, h2e2 reach the same position: the earlier look saw h2e2 first, so it is first."""
-    board = games.get("xiangqi").board()
-    camera = _HoveringCamera("xiangqi", board.copy())
-    tracker = MoveTracker("xiangqi", board, camera, _calibration("xiangqi"))
-    _, t = _play(tracker, camera, 1.0, 0.0, hand=False)
-    for text in OPENING_MOVES:
-        _, t = _play(tracker, camera, 0.5, t, hand=True)
-        _move(camera, text)
-        _, t = _play(tracker, camera, 1.0, t, hand=False)
-    _, t = _play(tracker, camera, 0.5, t, hand=True)
-    _move(camera, "h2e2")
-    camera.raised = games.Point(4, 2)
-    events, t = _play(tracker, camera, 0.8, t, hand=False)
-    assert not _committed(events)  # less sure than usual: it waits
+    camera, tracker, t = _cannon_waiting_on_e2()
     _, t = _play(tracker, camera, 0.5, t, hand=True)
     _move(camera, "h9g7")
     _, t = _play(tracker, camera, 0.5, t, hand=True)
@@ -601,10 +602,7 @@ def test_the_piece_seen_lifted_after_a_blind_spell_moved_last():
     on i1 in view (Cờ Tư Lệnh render 1009, ply 9). h2e2, h9g7, i0i1 and i0i1, h9g7, h2e2
     reach the same position: the lift watch saw i0 in the hand, so i0i1 is last."""
     camera, tracker, t = _setup()
-    for text in OPENING_MOVES:
-        _, t = _play(tracker, camera, 0.5, t, hand=True)
-        _move(camera, text)
-        _, t = _play(tracker, camera, 1.0, t, hand=False)
+    t = _opening(tracker, camera, t)
     _move(camera, "h2e2")  # unseen: no frames
     _move(camera, "h9g7")
     t += 3.0
