@@ -4,6 +4,8 @@
   training never saw): share of points right, share of boards read exactly, confusion.
 - The real photographed Xiangqi validation crops, framed like station crops: top-1.
 - Commander Chess: also the share of stacks whose top piece is read right.
+- With ``--legal``: positions from random legal games instead of random placements, read two
+  ways: each point on its own, and the whole board as the set allows (`vision.position`).
 
 Run: ``python -m models.evaluate --game xiangqi --photos 500`` (or ``--game commander``, ``cotoan``).
 """
@@ -18,26 +20,48 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+import games
+from games import Point
 from models.synth.dataset import disturbed, paste_real_crop
+from models.synth.playout import DEFAULT_PLIES, random_game
 from models.synth.scene import render_scene
-from vision.classes import EMPTY, OCCLUDED
+from vision.classes import EMPTY, OCCLUDED, appearance
 from vision.detector import Detector, PointClassifier, default_model_path
 
 REAL_CROPS = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "xiangqi-crops"
 
 
-def evaluate_photos(game: str, photos: int, seed: int, model: Path | None = None, progress=None) -> dict:
+def legal_position(game: str, rng: random.Random) -> tuple[dict[Point, str], dict[Point, int]]:
+    """The classes on top and the stack heights after a random number of plies of a random
+    legal game: the positions a real photo shows."""
+    variant = games.get(game)
+    moves = random_game(game, rng.randint(0, DEFAULT_PLIES.get(game, 80)), seed=rng.randrange(1 << 30))
+    board, notation = variant.board(), variant.notation()
+    for text in moves:
+        board.push(notation.parse(board, text))
+    labels = {p: c for p, c in appearance(game, board).items() if c != EMPTY}
+    stacks = {}
+    if game == "commander":
+        stacks = {p: len(board.piece_at(p)) for p in labels if len(board.piece_at(p)) > 1}
+    return labels, stacks
+
+
+def evaluate_photos(game: str, photos: int, seed: int, model: Path | None = None, progress=None,
+                    legal: bool = False) -> dict:
     rng = random.Random(seed)
     right = total = exact = stacked = stacked_right = 0
+    whole_right = whole_exact = 0
     confusion: Counter = Counter()
     backgrounds: list[np.ndarray] = []
     classifier = PointClassifier(game, model)
     for number in range(photos):
-        scene = render_scene(game, rng, split="test", hands=False)
+        position, stacks = legal_position(game, rng) if legal else (None, None)
+        scene = render_scene(game, rng, position=position, stacks=stacks, split="test", hands=False)
         calibration = disturbed(scene.calibration, rng)
         detector = Detector(game, calibration, classifier=classifier)
         observation = detector.observe(scene.image)
-        board_right = True
+        whole = observation.placement() if legal else {}
+        board_right = whole_board_right = True
         for index, point in enumerate(observation.points):
             truth = scene.labels[point]
             guess = observation.classes[int(np.argmax(observation.probabilities[index]))]
@@ -45,10 +69,14 @@ def evaluate_photos(game: str, photos: int, seed: int, model: Path | None = None
             total += 1
             right += truth == guess
             board_right &= truth == guess
+            if legal:
+                whole_right += whole[point] == truth
+                whole_board_right &= whole[point] == truth
             if point in scene.stacks:
                 stacked += 1
                 stacked_right += truth == guess
         exact += board_right
+        whole_exact += whole_board_right
         if len(backgrounds) < 300:
             crops = detector.extractor.extract(scene.image)
             backgrounds.extend(img for p, img in zip(crops.points, crops.images, strict=True)
@@ -57,7 +85,8 @@ def evaluate_photos(game: str, photos: int, seed: int, model: Path | None = None
             progress(number + 1, photos)
     return {"points": total, "point_accuracy": right / max(total, 1), "boards": photos,
             "board_exact": exact / max(photos, 1), "confusion": confusion, "backgrounds": backgrounds,
-            "stacked": stacked, "stacked_accuracy": stacked_right / max(stacked, 1)}
+            "stacked": stacked, "stacked_accuracy": stacked_right / max(stacked, 1),
+            "whole_point_accuracy": whole_right / max(total, 1), "whole_board_exact": whole_exact / max(photos, 1)}
 
 
 def evaluate_real_crops(game: str, folder: Path, backgrounds: list[np.ndarray], seed: int,
@@ -112,10 +141,16 @@ def main() -> None:
     parser.add_argument("--photos", type=int, default=500)
     parser.add_argument("--seed", type=int, default=20261129)
     parser.add_argument("--model", type=Path, default=None)
+    parser.add_argument("--legal", action="store_true", help="positions from random legal games, read two ways")
     args = parser.parse_args()
-    result = evaluate_photos(args.game, args.photos, args.seed, args.model)
-    print(f"held-out rendered photos: {result['boards']}, points {result['points']}")
-    print(f"  points right: {result['point_accuracy']:.4%}   boards exact: {result['board_exact']:.2%}")
+    result = evaluate_photos(args.game, args.photos, args.seed, args.model, legal=args.legal)
+    kind = "legal positions" if args.legal else "random placements"
+    print(f"held-out rendered photos ({kind}): {result['boards']}, points {result['points']}")
+    print(f"  points right: {result['point_accuracy']:.4%}   boards exact: {result['board_exact']:.2%}"
+          + ("   (each point on its own)" if args.legal else ""))
+    if args.legal:
+        print(f"  points right: {result['whole_point_accuracy']:.4%}   boards exact: "
+              f"{result['whole_board_exact']:.2%}   (the whole board as the set allows)")
     if result["stacked"]:
         print(f"  stack tops right: {result['stacked_accuracy']:.2%} of {result['stacked']}")
     print("  most frequent confusions (truth → read):")

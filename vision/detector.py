@@ -20,6 +20,7 @@ from calibration import Calibration
 from games import Point
 from vision.classes import OCCLUDED, classes, fen_letter
 from vision.crops import CropExtractor
+from vision.position import likeliest_placement
 
 if TYPE_CHECKING:
     from vision.adapt import Adaptation
@@ -48,8 +49,14 @@ class Observation:
         index = int(np.argmax(row))
         return self.classes[index], float(row[index])
 
-    def board_fen(self, files: int, ranks: int) -> str:
-        """The most likely placement as the board part of a FEN (occluded points read empty).
+    def placement(self) -> dict[Point, str]:
+        """Point → class: the likeliest position the game's set allows (`vision.position`),
+        read over the whole board at once; occluded points read `occluded`."""
+        return likeliest_placement(self.game, self.classes, self.points, self.probabilities, self.occluded)
+
+    def board_fen(self, files: int, ranks: int, placement: dict[Point, str] | None = None) -> str:
+        """The board part of a FEN (occluded points read empty): of `placement` if given, else
+        of each point's most likely class on its own.
 
         Cờ Toán's FEN writes one `.` per empty cell, because its digits are pieces.
         """
@@ -57,7 +64,7 @@ class Observation:
         for index, point in enumerate(self.points):
             if self.occluded[index]:
                 continue
-            name = self.classes[int(np.argmax(self.probabilities[index]))]
+            name = placement[point] if placement else self.classes[int(np.argmax(self.probabilities[index]))]
             grid[point] = fen_letter(self.game, name)
         rows = []
         for rank in range(ranks - 1, -1, -1):
@@ -75,11 +82,15 @@ class Observation:
             rows.append(row + (str(empty) if empty else ""))
         return "/".join(rows)
 
-    def to_json(self) -> list[dict]:
+    def to_json(self, placement: dict[Point, str] | None = None) -> list[dict]:
+        """Per point: the class (of `placement` if given, else the most likely on its own), the
+        classifier's probability for it, and the occluded flag."""
         out = []
         for index, point in enumerate(self.points):
             row = self.probabilities[index]
             best = int(np.argmax(row))
+            if placement and placement[point] in self.classes:
+                best = self.classes.index(placement[point])
             out.append({"file": point.file, "rank": point.rank, "class": self.classes[best],
                         "confidence": round(float(row[best]), 4), "occluded": bool(self.occluded[index])})
         return out

@@ -14,6 +14,7 @@ from games.xiangqi.board import (
     Move,
     Piece,
     PieceType,
+    misplaced,
     parse_point,
     point_name,
 )
@@ -22,5 +23,5 @@ from games.xiangqi.variant import VARIANT
 
 __all__ = [
     "GEOMETRY", "STARTING_FEN", "VARIANT", "Board", "LegalMoveGenerator", "Move", "Piece",
-    "PieceType", "parse_point", "point_name",
+    "PieceType", "misplaced", "parse_point", "point_name",
 ]

@@ -729,6 +729,34 @@ _LIMITS = {T.GENERAL: 1, T.ADVISOR: 2, T.ELEPHANT: 2, T.HORSE: 2, T.CHARIOT: 2, 
            T.SOLDIER: 5}
 
 
+def misplaced(piece: Piece, point: Point) -> str | None:
+    """Why `piece` can never stand on `point` in a game from the start position, or None.
+
+    >>> misplaced(Piece.from_symbol("B"), Point(4, 5))
+    'White elephant on e5 is across the river'
+    >>> misplaced(Piece.from_symbol("p"), Point(4, 4)) is None
+    True
+    """
+    color = 0 if piece.color is WHITE else 1
+    f, r = point
+    name = f"{'White' if color == 0 else 'Black'} {piece.kind.name.lower()}"
+    where = point_name(point)
+    kind = int(piece.kind)
+    if kind in (T.GENERAL, T.ADVISOR) and not T.in_palace(color, f, r):
+        return f"{name} on {where} is outside its palace"
+    if kind == T.ADVISOR and (f + r) % 2 != (1 if color == 0 else 0):
+        return f"{name} on {where} is off the palace diagonals"
+    if kind == T.ELEPHANT and not T.own_side(color, r):
+        return f"{name} on {where} is across the river"
+    if kind == T.ELEPHANT and T.square(f, r) not in _ELEPHANT_POINTS[color]:
+        return f"{name} on {where} is not on an elephant point"
+    if kind == T.SOLDIER and ((color == 0 and r < 3) or (color == 1 and r > 6)):
+        return f"{name} on {where} is behind its starting rank"
+    if kind == T.SOLDIER and T.own_side(color, r) and f % 2 == 1:
+        return f"{name} on {where} cannot stand there before crossing the river"
+    return None
+
+
 def _validate_placement(squares: list[int]) -> None:
     """Reject what no Xiangqi set can show: missing generals, surplus pieces, pieces off their
     points (a general outside its palace, an elephant across the river, a soldier behind its
@@ -738,21 +766,10 @@ def _validate_placement(squares: list[int]) -> None:
         if not code:
             continue
         counts[code] = counts.get(code, 0) + 1
-        color = 0 if code > 0 else 1
-        kind = abs(code)
-        f, r = sq % T.FILES, sq // T.FILES
-        name = f"{'White' if color == 0 else 'Black'} {PieceType(kind).name.lower()}"
-        where = point_name(Point(f, r))
-        if kind in (T.GENERAL, T.ADVISOR) and not T.in_palace(color, f, r):
-            raise InvalidFenError(f"{name} on {where} is outside its palace")
-        if kind == T.ADVISOR and (f + r) % 2 != (1 if color == 0 else 0):
-            raise InvalidFenError(f"{name} on {where} is off the palace diagonals")
-        if kind == T.ELEPHANT and (not T.own_side(color, r) or sq not in _ELEPHANT_POINTS[color]):
-            raise InvalidFenError(f"{name} on {where} is not on an elephant point")
-        if kind == T.SOLDIER and ((color == 0 and r < 3) or (color == 1 and r > 6)):
-            raise InvalidFenError(f"{name} on {where} is behind its starting rank")
-        if kind == T.SOLDIER and T.own_side(color, r) and f % 2 == 1:
-            raise InvalidFenError(f"{name} on {where} cannot stand there before crossing the river")
+        piece = Piece(PieceType(abs(code)), WHITE if code > 0 else BLACK)
+        problem = misplaced(piece, Point(sq % T.FILES, sq // T.FILES))
+        if problem:
+            raise InvalidFenError(problem)
     for code, count in counts.items():
         if count > _LIMITS[abs(code)]:
             name = f"{'White' if code > 0 else 'Black'} {PieceType(abs(code)).name.lower()}s"

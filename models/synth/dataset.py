@@ -95,11 +95,13 @@ EMPTY_KEEP = {"xiangqi": 0.3, "commander": 0.15, "cotoan": 0.15}
 
 
 def build(game: str, out: Path, scenes: int, seed: int, real: Path | None = None,
-          val_fraction: float = 0.1, progress=None, empty_keep: float | None = None) -> dict[str, Counter]:
+          val_fraction: float = 0.1, progress=None, empty_keep: float | None = None,
+          real_copies: int = 1) -> dict[str, Counter]:
     """Render `scenes` scenes (and the real crops, if given) into `out/train` and `out/val`.
 
     Every game with recognition classes (`vision.classes`) can be built; whole scenes go to
-    one side of the split, so no photo feeds both training and validation.
+    one side of the split, so no photo feeds both training and validation. Each real crop is
+    pasted `real_copies` times, each time turned and framed anew.
     """
     rng = random.Random(seed)
     keep = EMPTY_KEEP.get(game, 0.3) if empty_keep is None else empty_keep
@@ -120,7 +122,7 @@ def build(game: str, out: Path, scenes: int, seed: int, real: Path | None = None
             progress(number + 1, scenes)
     if real is not None and backgrounds and (real / "train").is_dir():
         # Only the real training crops: the real validation crops stay unseen for evaluation.
-        pairs = real_crop_pairs(real / "train", backgrounds, rng)
+        pairs = real_crop_pairs(real / "train", backgrounds, rng, per_file=real_copies)
         counts["train"] += write_pairs(pairs, out / "train", index)
     return counts
 
@@ -139,6 +141,7 @@ def main() -> None:
     parser.add_argument("--scenes", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--real", type=Path, default=None, help="real crops folder with train/<class>/ (Xiangqi)")
+    parser.add_argument("--real-copies", type=int, default=1, help="times each real crop is pasted, turned anew")
     args = parser.parse_args()
     started = time.time()
 
@@ -146,7 +149,8 @@ def main() -> None:
         if done % 50 == 0 or done == total:
             print(f"{done}/{total} scenes, {time.time() - started:.0f} s", flush=True)
 
-    counts = build(args.game, args.out, args.scenes, args.seed, args.real, progress=report)
+    counts = build(args.game, args.out, args.scenes, args.seed, args.real, progress=report,
+                   real_copies=args.real_copies)
     for split, counter in counts.items():
         print(split, sum(counter.values()), dict(sorted(counter.items())))
 

@@ -56,6 +56,7 @@ from hardware.leds import frame_for, state_of
 from hardware.protocol import LedFrame
 from server.record import canonical_notation, points_summary
 from server.station.devices import NullClock, NullLeds, close_all, open_clock, open_leds
+from server.station.modes import TimeModeMismatch, refuse_mode_mismatch
 from server.station.status import led_json
 from server.station.target import RecordTarget, StoreUnavailable
 
@@ -231,6 +232,7 @@ class Station:
         self._status_due = 0.0
         self._status_dirty = True
         self._following: asyncio.Task | None = None  # the record's snapshots of the game being recorded
+        self._refused_next: int | None = None  # the board's next game this station said it will not play
 
     # ------------------------------------------------------------------ running
 
@@ -788,6 +790,9 @@ class Station:
         self.target.game_id = game_id
         try:
             snapshot = await self.target.snapshot()
+            if self._time_refuses(snapshot, game_id):
+                self.target.game_id = finished
+                return
             await self._load_game(snapshot)
         except Exception:
             self.target.game_id = finished  # stay on the last game; the next question tries again
@@ -797,6 +802,19 @@ class Station:
             self._following.cancel()
         self._following = asyncio.create_task(self._follow())
         self._note("station", f"game {finished} is over; watching the board's next game {game_id}")
+
+    def _time_refuses(self, snapshot: dict[str, Any], game_id: int) -> bool:
+        """The station's --time would play the board's next Commander Chess game in the other mode
+        (D34): it stays on the last game and says so once; the referee sets the game up again."""
+        try:
+            refuse_mode_mismatch(snapshot["variant"], snapshot["fen"], self.time_control,
+                                 f"the board's next game {game_id}")
+        except TimeModeMismatch as error:
+            if self._refused_next != game_id:
+                self._refused_next = game_id
+                self._note("next", str(error))
+            return True
+        return False
 
     async def _record_changed(self, snapshot: dict[str, Any]) -> None:
         if snapshot.get("game_id", self.target.game_id) != self.target.game_id:

@@ -146,3 +146,63 @@ def test_a_station_given_the_board_alone_records_the_boards_next_game_once_this_
         texts = [event["text"] for event in report.events]
         assert "game over; waiting for the board's next game" in texts
         assert http.get(f"/api/games/{second}/station").json()["ply"] == 2
+
+
+def _board_with_a_game(http, game: str, **extra) -> tuple[int, int, dict[str, str]]:
+    """An event of `game` with one board and a game on it: the game id, the board id, the key."""
+    event = http.post("/api/events", json={"name": "Giải thử", "game": game}, headers=REFEREE_HEADERS)
+    board = http.post(f"/api/events/{event.json()['id']}/boards", json={"number": 1}, headers=REFEREE_HEADERS)
+    body = {"variant": game, "white": "Lại Lý Huynh", "black": "Nguyễn Thành Bảo", "board_id": board.json()["id"]}
+    created = http.post("/api/games", json=body | extra, headers=REFEREE_HEADERS)
+    assert created.status_code == 201, created.text
+    return created.json()["id"], board.json()["id"], {"X-Station-Key": board.json()["station_key"]}
+
+
+def _refused_next_game(tmp_path, monkeypatch, game: str, first: dict, following: dict, time_control: str | None):
+    """A station follows a board; the referee ends its game and creates the board's next one
+    (`following`): the station's report, the first and next games' ids, and the station."""
+    import time
+
+    from server.station import orchestrator
+
+    monkeypatch.setattr(orchestrator, "NEXT_GAME_POLL_S", 0.05)
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'remote.sqlite3'}", referee_token=REFEREE)
+    with LiveServer(settings) as server, httpx.Client(base_url=server.url) as http:
+        first_id, board_id, headers = _board_with_a_game(http, game, **first)
+        created = []
+
+        def next_round():
+            assert http.post(f"/api/games/{first_id}/result", json={"result": "1-0"},
+                             headers=REFEREE_HEADERS).status_code == 200
+            body = {"white": "Trịnh A Sáng", "black": "Vũ Hữu Cường", "board_id": board_id} | following
+            answer = http.post("/api/games", json=body, headers=REFEREE_HEADERS)
+            assert answer.status_code == 201, answer.text
+            created.append(answer.json()["id"])
+            time.sleep(0.5)  # several of the station's questions for the board's next game
+
+        report, station = run_remote(server.url, headers["X-Station-Key"],
+                                     frames(40, pace=0.01, gaps={10: [next_round]}),
+                                     lambda board: ScriptedTracker(game, board, {}),
+                                     time_control=TimeControl.parse(time_control) if time_control else None)
+        return report, first_id, created[0], station
+
+
+def test_a_station_following_its_board_leaves_a_next_game_of_another_kind_to_another_station(tmp_path, monkeypatch):
+    report, first, following, station = _refused_next_game(tmp_path, monkeypatch, "xiangqi", {},
+                                                           {"variant": "cotoan"}, None)
+    assert station.target.game_id == first and station.variant.name == "xiangqi"
+    refusals = [e["text"] for e in report.events if "is cotoan" in e["text"]]
+    assert refusals == [f"the board's next game {following} is cotoan, but this station watches xiangqi; "
+                        "start a station for cotoan to record it"]
+
+
+def test_a_station_following_its_board_refuses_a_next_commander_game_its_time_would_play_in_the_other_mode(
+        tmp_path, monkeypatch):
+    # Started with --time 15 for a battle; the board's next game is total war (30 minutes, D34).
+    report, first, following, station = _refused_next_game(
+        tmp_path, monkeypatch, "commander", {"initial_ms": 15 * 60_000}, {"variant": "commander",
+                                                                          "initial_ms": 30 * 60_000}, "15+0")
+    assert station.target.game_id == first
+    refusals = [e["text"] for e in report.events if "total war" in e["text"]]
+    assert len(refusals) == 1 and refusals[0].startswith(f"the board's next game {following} is set up for total war")
+    assert "--time 15+0 would play a 15-minute battle" in refusals[0]
