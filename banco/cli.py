@@ -288,7 +288,7 @@ def _generals_at_home(variant, cal, frame, observation, model):
     score = _generals_in_own_palaces(observation)
     if score >= 0.5:
         return observation
-    turned = Detector(variant.name, half_turned(cal), model).observe(frame)
+    turned = Detector(variant.name, half_turned(cal), model, quarter_turns=True).observe(frame)
     if _generals_in_own_palaces(turned) > score + 0.5:
         typer.echo("the generals stand in each other's palaces as the grid lies: read turned half round",
                    err=True)
@@ -345,7 +345,8 @@ def recognize(
         if piece_height is not None:
             cal.piece_height_mm = piece_height
         adaptation = load_for_profile(calibration_file) if calibration_file and model is None else None
-        observation = Detector(variant.name, cal, model, adaptation=adaptation).observe(frame)
+        # One still photo: every crop is read turned four ways (pieces face any way).
+        observation = Detector(variant.name, cal, model, adaptation=adaptation, quarter_turns=True).observe(frame)
         if cal.method == "grid" and variant.name == "xiangqi":
             observation = _generals_at_home(variant, cal, frame, observation, model)
         g = variant.geometry

@@ -47,7 +47,7 @@ def legal_position(game: str, rng: random.Random) -> tuple[dict[Point, str], dic
 
 
 def evaluate_photos(game: str, photos: int, seed: int, model: Path | None = None, progress=None,
-                    legal: bool = False) -> dict:
+                    legal: bool = False, quarter_turns: bool = False) -> dict:
     rng = random.Random(seed)
     right = total = exact = stacked = stacked_right = 0
     whole_right = whole_exact = 0
@@ -58,7 +58,7 @@ def evaluate_photos(game: str, photos: int, seed: int, model: Path | None = None
         position, stacks = legal_position(game, rng) if legal else (None, None)
         scene = render_scene(game, rng, position=position, stacks=stacks, split="test", hands=False)
         calibration = disturbed(scene.calibration, rng)
-        detector = Detector(game, calibration, classifier=classifier)
+        detector = Detector(game, calibration, classifier=classifier, quarter_turns=quarter_turns)
         observation = detector.observe(scene.image)
         whole = observation.placement() if legal else {}
         board_right = whole_board_right = True
@@ -90,7 +90,7 @@ def evaluate_photos(game: str, photos: int, seed: int, model: Path | None = None
 
 
 def evaluate_real_crops(game: str, folder: Path, backgrounds: list[np.ndarray], seed: int,
-                        model: Path | None = None) -> dict:
+                        model: Path | None = None, quarter_turns: bool = False) -> dict:
     import onnxruntime as ort
 
     from vision.detector import _model_classes
@@ -103,8 +103,12 @@ def evaluate_real_crops(game: str, folder: Path, backgrounds: list[np.ndarray], 
     for class_dir in sorted(p for p in folder.iterdir() if p.is_dir()):
         images = [cv2.imread(str(p), cv2.IMREAD_COLOR) for p in sorted(class_dir.iterdir())]
         crops = np.array([paste_real_crop(img, rng.choice(backgrounds), rng) for img in images if img is not None])
-        batch = np.ascontiguousarray((crops[..., ::-1].astype(np.float32) / 255.0).transpose(0, 3, 1, 2))
-        (probabilities,) = session.run([session.get_outputs()[0].name], {session.get_inputs()[0].name: batch})
+        reads = []
+        for turn in (0, 1, 2, 3) if quarter_turns else (0,):
+            turned = np.rot90(crops, turn, axes=(1, 2))
+            batch = np.ascontiguousarray((turned[..., ::-1].astype(np.float32) / 255.0).transpose(0, 3, 1, 2))
+            reads.append(session.run([session.get_outputs()[0].name], {session.get_inputs()[0].name: batch})[0])
+        probabilities = np.mean(reads, axis=0)
         # The occluded class is not an answer for a crop that shows a whole piece.
         if OCCLUDED in names:
             probabilities[:, names.index(OCCLUDED)] = 0
@@ -142,8 +146,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=20261129)
     parser.add_argument("--model", type=Path, default=None)
     parser.add_argument("--legal", action="store_true", help="positions from random legal games, read two ways")
+    parser.add_argument("--quarter-turns", action="store_true",
+                        help="read every crop turned four ways and average, as banco recognize does")
     args = parser.parse_args()
-    result = evaluate_photos(args.game, args.photos, args.seed, args.model, legal=args.legal)
+    result = evaluate_photos(args.game, args.photos, args.seed, args.model, legal=args.legal,
+                             quarter_turns=args.quarter_turns)
     kind = "legal positions" if args.legal else "random placements"
     print(f"held-out rendered photos ({kind}): {result['boards']}, points {result['points']}")
     print(f"  points right: {result['point_accuracy']:.4%}   boards exact: {result['board_exact']:.2%}"
@@ -158,7 +165,8 @@ def main() -> None:
     print("  per class (truth, points, right, read as):")
     print("\n".join(per_class_lines(result["confusion"])))
     if args.game == "xiangqi" and (REAL_CROPS / "valid").is_dir():
-        real = evaluate_real_crops(args.game, REAL_CROPS / "valid", result["backgrounds"], args.seed, args.model)
+        real = evaluate_real_crops(args.game, REAL_CROPS / "valid", result["backgrounds"], args.seed, args.model,
+                                   args.quarter_turns)
         print(f"real photographed crops (valid): {real['crops']}, top-1 {real['top1']:.2%}")
         print("\n".join(confusion_lines(real["confusion"])) or "  none")
 

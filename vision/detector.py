@@ -135,10 +135,14 @@ class PointClassifier:
     def has_embedding(self) -> bool:
         return self.embedding_name is not None
 
-    def __call__(self, crops: np.ndarray) -> np.ndarray:
-        """Raw model probabilities for a batch of BGR crops (N × S × S × 3)."""
-        (probabilities,) = self.session.run([self.probabilities_name], {self.input_name: _batch(crops)})
-        return probabilities
+    def __call__(self, crops: np.ndarray, quarter_turns: bool = False) -> np.ndarray:
+        """Raw model probabilities for a batch of BGR crops (N × S × S × 3); with `quarter_turns`,
+        the mean of the reads of the crops turned by 0, 90, 180 and 270°."""
+        reads = []
+        for turn in (0, 1, 2, 3) if quarter_turns else (0,):
+            turned = np.rot90(crops, turn, axes=(1, 2))
+            reads.append(self.session.run([self.probabilities_name], {self.input_name: _batch(turned)})[0])
+        return np.mean(reads, axis=0) if quarter_turns else reads[0]
 
     def probabilities_and_embeddings(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Raw probabilities and pooled features (N × D) in one pass; needs a model with the
@@ -155,8 +159,13 @@ class Detector:
     """Reads one calibrated board: frame → `Observation`."""
 
     def __init__(self, game: str, calibration: Calibration, model_path: Path | None = None,
-                 classifier: PointClassifier | None = None, adaptation: Adaptation | None = None) -> None:
+                 classifier: PointClassifier | None = None, adaptation: Adaptation | None = None,
+                 quarter_turns: bool = False) -> None:
+        """With `quarter_turns`, every crop is read four times, turned by 0, 90, 180 and 270°, and
+        the answers averaged: a round piece may face any way, and one still photo can afford four
+        reads where a live camera cannot (`models.evaluate` measures what it buys)."""
         self.classifier = classifier or PointClassifier(game, model_path)
+        self.quarter_turns = quarter_turns
         self.game = game
         self.calibration = calibration
         self.extractor = CropExtractor(calibration, self.classifier.size)
@@ -203,8 +212,10 @@ class Detector:
         embeddings = None
         if self.adaptation is not None and self.adaptation.needs_features:
             raw, embeddings = c.probabilities_and_embeddings(crops.images)
+            if self.quarter_turns:  # the embeddings stay those of the crops as cut
+                raw = c(crops.images, quarter_turns=True)
         else:
-            raw = c(crops.images)
+            raw = c(crops.images, quarter_turns=self.quarter_turns)
         if c.occluded_index is not None:
             occluded = raw[:, c.occluded_index] >= OCCLUSION_THRESHOLD
         else:

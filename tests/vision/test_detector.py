@@ -68,6 +68,30 @@ def test_held_out_photos_are_mostly_read_right(classifier):
     assert right / total >= MIN_POINT_ACCURACY
 
 
+def test_reading_four_quarter_turns_does_not_care_which_way_a_piece_faces(classifier, start_scene):
+    crops = Detector("xiangqi", start_scene.calibration, classifier=classifier).extractor.extract(start_scene.image)
+    turned = np.rot90(crops.images, 1, axes=(1, 2))
+    once, once_turned = classifier(crops.images), classifier(turned)
+    assert not np.allclose(once, once_turned, atol=1e-3)  # one read does care
+    assert np.allclose(classifier(crops.images, quarter_turns=True), classifier(turned, quarter_turns=True), atol=1e-5)
+
+
+def test_recognize_reads_the_whole_board_as_the_set_allows(tmp_path, start_scene):
+    """Its FEN is one a real set can show (no surplus pieces, none off their points), and
+    --json gives the same classes as the FEN."""
+    photo = tmp_path / "start.png"
+    cv2.imwrite(str(photo), start_scene.image)
+    corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in start_scene.calibration.grid_corners_px())
+    result = banco("recognize", str(photo), "--corners", corners, "--json")
+    data = json.loads(result.stdout.splitlines()[0])
+    games.get("xiangqi").board(data["fen"])  # raises for a FEN no set can show
+    classes = {(p["file"], p["rank"]): p["class"] for p in data["points"]}
+    board = games.get("xiangqi").board(data["fen"])
+    for (file, rank), name in classes.items():
+        piece = board.piece_at(games.Point(file, rank))
+        assert name == (class_of_letter("xiangqi", piece.symbol()) if piece else EMPTY)
+
+
 def banco(*args):
     return subprocess.run([sys.executable, "-m", "banco", *args], capture_output=True, text=True)
 
