@@ -13,7 +13,6 @@ board's geometry does the localisation; see MODEL_CARD.md for the measured compa
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 MODEL_YAML = "yolo11n-cls.yaml"
@@ -44,7 +43,10 @@ def train_classifier(data: Path, out: Path, epochs: int = 10, imgsz: int = 64, b
     trained = YOLO(str(best))
     exported = Path(trained.export(format="onnx", imgsz=imgsz, dynamic=True, simplify=False, opset=17))
     out.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(exported, out)
+    # Shipped ready for adapting to a user's set, which compares the pooled features.
+    from models.add_embedding_output import add_embedding_output
+
+    add_embedding_output(exported, out)
     return out
 
 

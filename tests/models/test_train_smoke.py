@@ -92,6 +92,7 @@ def test_the_exported_model_has_the_games_classes_and_the_trained_size(trained):
     assert sorted(classifier.model_classes) == sorted(name for name in classes(GAME) if name != OCCLUDED)
     assert classifier.classes == tuple(name for name in classes(GAME) if name != OCCLUDED)
     assert classifier.occluded_index is None  # no occluded crops were in the tiny set
+    assert classifier.has_embedding  # ready for adapting to a user's set (vision.adapt)
 
 
 def test_raw_outputs_are_one_probability_row_per_crop(trained):
