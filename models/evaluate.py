@@ -70,8 +70,11 @@ def evaluate_photos(game: str, photos: int, seed: int, model: Path | None = None
             right += truth == guess
             board_right &= truth == guess
             if legal:
-                whole_right += whole[point] == truth
-                whole_board_right &= whole[point] == truth
+                # A point flagged occluded takes no part in the whole-board reading; it is scored
+                # as read on its own, as the line above scores every point.
+                read = guess if whole[point] == OCCLUDED else whole[point]
+                whole_right += read == truth
+                whole_board_right &= read == truth
             if point in scene.stacks:
                 stacked += 1
                 stacked_right += truth == guess
