@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 OCCLUSION_THRESHOLD = 0.5
 EMBEDDING_OUTPUT = "embedding"  # the second output `models.add_embedding_output` adds
+TEMPERATURE_KEY = "temperature"  # in the model's metadata; absent: 1
 
 
 class ModelNotFoundError(ValueError):
@@ -122,6 +123,11 @@ class PointClassifier:
         shape = self.session.get_inputs()[0].shape
         self.size = int(shape[2]) if isinstance(shape[2], int) else _metadata_size(self.session)
         self.model_classes = _model_classes(self.session, game)
+        # A model trained to convergence is sure of itself even when wrong; its metadata may
+        # carry the temperature that softens it (`models.calibrate_temperature`), so that a
+        # misread point costs the rules-guided search what it should.
+        meta = self.session.get_modelmeta().custom_metadata_map
+        self.temperature = float(meta.get(TEMPERATURE_KEY, "1"))
         self.game = game
         wanted = [c for c in classes(game) if c != OCCLUDED]
         missing = set(wanted) - set(self.model_classes)
@@ -142,7 +148,13 @@ class PointClassifier:
         for turn in (0, 1, 2, 3) if quarter_turns else (0,):
             turned = np.rot90(crops, turn, axes=(1, 2))
             reads.append(self.session.run([self.probabilities_name], {self.input_name: _batch(turned)})[0])
-        return np.mean(reads, axis=0) if quarter_turns else reads[0]
+        return self._softened(np.mean(reads, axis=0) if quarter_turns else reads[0])
+
+    def _softened(self, probabilities: np.ndarray) -> np.ndarray:
+        if self.temperature == 1.0:
+            return probabilities
+        softer = np.power(np.clip(probabilities, 1e-12, 1.0), 1.0 / self.temperature)
+        return (softer / softer.sum(axis=1, keepdims=True)).astype(np.float32)
 
     def probabilities_and_embeddings(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Raw probabilities and pooled features (N × D) in one pass; needs a model with the
@@ -152,7 +164,7 @@ class PointClassifier:
                                      "re-ship it with `python -m models.add_embedding_output`")
         probabilities, embeddings = self.session.run([self.probabilities_name, self.embedding_name],
                                                      {self.input_name: _batch(crops)})
-        return probabilities, embeddings
+        return self._softened(probabilities), embeddings
 
 
 class Detector:
