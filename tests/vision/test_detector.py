@@ -16,7 +16,7 @@ from vision.classes import EMPTY, class_of_letter
 from vision.detector import Detector, Observation, PointClassifier, default_model_path
 
 MODEL = default_model_path("xiangqi")
-# The first shipped model reads 95 % of held-out points (MODEL_CARD.md); the goal is 99.9 %.
+# The shipped model reads about 97 % of held-out points (MODEL_CARD.md); the goal is 99.9 %.
 MIN_POINT_ACCURACY = 0.90
 
 
@@ -79,20 +79,22 @@ def test_reading_four_quarter_turns_does_not_care_which_way_a_piece_faces(classi
 def test_a_temperature_in_the_metadata_softens_every_answer_and_keeps_each_best(tmp_path, classifier, start_scene):
     from models.calibrate_temperature import set_temperature
 
-    softened_model = tmp_path / "soft.onnx"
-    softened_model.write_bytes(MODEL.read_bytes())
-    set_temperature(softened_model, 2.0)
-    softened = PointClassifier("xiangqi", softened_model)
-    assert classifier.temperature == 1.0 and softened.temperature == 2.0
+    copies = {}
+    for temperature in (1.0, 2.0):
+        copy = tmp_path / f"t{temperature}.onnx"
+        copy.write_bytes(MODEL.read_bytes())
+        set_temperature(copy, temperature)
+        copies[temperature] = PointClassifier("xiangqi", copy)
+    assert copies[2.0].temperature == 2.0
     crops = Detector("xiangqi", start_scene.calibration, classifier=classifier).extractor.extract(start_scene.image)
-    sure, soft = classifier(crops.images), softened(crops.images)
+    sure, soft = copies[1.0](crops.images), copies[2.0](crops.images)
     assert np.array_equal(sure.argmax(axis=1), soft.argmax(axis=1))
     assert (soft.max(axis=1) <= sure.max(axis=1) + 1e-6).all() and soft.max(axis=1).mean() < sure.max(axis=1).mean()
     # p ** (1 / T), normalised: the log-probability gaps are halved.
     gap = np.log(sure[:, 0] / sure[:, 1]) / 2
     assert np.allclose(np.log(soft[:, 0] / soft[:, 1]), gap, atol=1e-3)
     with pytest.raises(ValueError, match="positive"):
-        set_temperature(softened_model, 0)
+        set_temperature(tmp_path / "t1.0.onnx", 0)
 
 
 def test_recognize_reads_the_whole_board_as_the_set_allows(tmp_path, start_scene):
