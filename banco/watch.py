@@ -20,7 +20,7 @@ import typer
 
 import games
 from games.base import BancoError
-from server.station.modes import TimeModeMismatch, refuse_mode_mismatch  # noqa: F401  (TimeModeMismatch: what this command raises)
+from server.station.modes import refuse_mode_mismatch
 
 GameOption = Annotated[str, typer.Option("--game", "-g", help="xiangqi, commander or cotoan")]
 

@@ -26,7 +26,7 @@ from models.synth.dataset import disturbed, paste_real_crop
 from models.synth.playout import DEFAULT_PLIES, random_game
 from models.synth.scene import render_scene
 from vision.classes import EMPTY, OCCLUDED, appearance
-from vision.detector import Detector, PointClassifier, default_model_path
+from vision.detector import Detector, PointClassifier
 
 REAL_CROPS = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "xiangqi-crops"
 
@@ -94,24 +94,15 @@ def evaluate_photos(game: str, photos: int, seed: int, model: Path | None = None
 
 def evaluate_real_crops(game: str, folder: Path, backgrounds: list[np.ndarray], seed: int,
                         model: Path | None = None, quarter_turns: bool = False) -> dict:
-    import onnxruntime as ort
-
-    from vision.detector import _model_classes
-
-    session = ort.InferenceSession(str(model or default_model_path(game)), providers=["CPUExecutionProvider"])
-    names = _model_classes(session, game)
+    classifier = PointClassifier(game, model)
+    names = classifier.model_classes
     rng = random.Random(seed)
     right = total = 0
     confusion: Counter = Counter()
     for class_dir in sorted(p for p in folder.iterdir() if p.is_dir()):
         images = [cv2.imread(str(p), cv2.IMREAD_COLOR) for p in sorted(class_dir.iterdir())]
         crops = np.array([paste_real_crop(img, rng.choice(backgrounds), rng) for img in images if img is not None])
-        reads = []
-        for turn in (0, 1, 2, 3) if quarter_turns else (0,):
-            turned = np.rot90(crops, turn, axes=(1, 2))
-            batch = np.ascontiguousarray((turned[..., ::-1].astype(np.float32) / 255.0).transpose(0, 3, 1, 2))
-            reads.append(session.run([session.get_outputs()[0].name], {session.get_inputs()[0].name: batch})[0])
-        probabilities = np.mean(reads, axis=0)
+        probabilities = classifier(crops, quarter_turns=quarter_turns)
         # The occluded class is not an answer for a crop that shows a whole piece.
         if OCCLUDED in names:
             probabilities[:, names.index(OCCLUDED)] = 0

@@ -35,11 +35,13 @@ from functools import cache
 import numpy as np
 
 import games
-from games import Point
-from vision.classes import EMPTY, OCCLUDED, appearance, class_of_letter
+from games import BLACK, WHITE, Point
+from games.xiangqi import Piece, misplaced
+from vision.classes import EMPTY, OCCLUDED, appearance, class_of_letter, fen_letter
 
-# A reading of probability 1e-9 costs as much as any impossible one needs to: the decoder
-# prefers any allowed reading to a forbidden one, and a forbidden one is never chosen.
+# The costs are -log p, p floored at 1e-9 (at most ~21 nats): a placement the set forbids costs
+# far more than any allowed reading, so it is chosen only if nothing else fits (never: every
+# point may always be read empty).
 _FLOOR = 1e-9
 _FORBIDDEN = 1e6
 # Subtracted from the cost of a required piece (a Xiangqi general) so that it is always placed.
@@ -50,22 +52,14 @@ _REQUIRED_BONUS = 1e3
 def set_limits(game: str) -> dict[str, int]:
     """How many pieces of each class the game's set holds (its start position, stacks included)."""
     board = games.get(game).board()
-    if game == "commander":
-        counts: Counter = Counter()
-        for point in games.get(game).geometry.points():
-            for piece in board.piece_at(point) or ():
-                counts[class_of_letter(game, piece.fen())] += 1
-        return dict(counts)
+    if game == "commander":  # `appearance` shows a stack's top only; `pieces` lists every disc
+        return dict(Counter(class_of_letter(game, piece.fen()) for color in (WHITE, BLACK)
+                            for _, piece in board.pieces(color)))
     return dict(Counter(c for c in appearance(game, board).values() if c != EMPTY))
 
 
 def _allowed(game: str, name: str, point: Point) -> bool:
-    if game != "xiangqi":
-        return True
-    from games.xiangqi import Piece, misplaced
-    from vision.classes import fen_letter
-
-    return misplaced(Piece.from_symbol(fen_letter(game, name)), point) is None
+    return game != "xiangqi" or misplaced(Piece.from_symbol(fen_letter(game, name)), point) is None
 
 
 def _required(game: str) -> tuple[str, ...]:

@@ -754,7 +754,7 @@ class Station:
 
     async def _await_next_games(self) -> None:
         """Once the game has a result, ask the record now and then for the board's next game."""
-        announced = refused = None
+        announced = None
         while True:
             await asyncio.sleep(NEXT_GAME_POLL_S)
             if self._result == "*":
@@ -767,16 +767,8 @@ class Station:
             except Exception as error:  # the record is unreachable for now: ask again later
                 log.warning("station: asking for the board's next game failed: %s", error)
                 continue
-            if game is None:
-                continue
-            if game["variant"] != self.variant.name:
-                # The camera reads one game's pieces: another game needs a station started for it.
-                if refused != game["game_id"]:
-                    refused = game["game_id"]
-                    self._note("next", f"the board's next game {refused} is {game['variant']}, but this station "
-                               f"watches {self.variant.name}; start a station for {game['variant']} to record it")
-                continue
-            self.post(NextGame(game["game_id"]))
+            if game is not None:
+                self.post(NextGame(game["game_id"]))
 
     async def _switch_to(self, game_id: int) -> None:
         """Record the board's next game from its start: its rules, clock, a fresh tracker, LEDs."""
@@ -790,8 +782,12 @@ class Station:
         self.target.game_id = game_id
         try:
             snapshot = await self.target.snapshot()
-            if self._time_refuses(snapshot, game_id):
+            refusal = self._refusal(snapshot, game_id)
+            if refusal is not None:
                 self.target.game_id = finished
+                if self._refused_next != game_id:  # the board is asked every few seconds: say it once
+                    self._refused_next = game_id
+                    self._note("next", refusal)
                 return
             await self._load_game(snapshot)
         except Exception:
@@ -803,18 +799,19 @@ class Station:
         self._following = asyncio.create_task(self._follow())
         self._note("station", f"game {finished} is over; watching the board's next game {game_id}")
 
-    def _time_refuses(self, snapshot: dict[str, Any], game_id: int) -> bool:
-        """The station's --time would play the board's next Commander Chess game in the other mode
-        (D34): it stays on the last game and says so once; the referee sets the game up again."""
+    def _refusal(self, snapshot: dict[str, Any], game_id: int) -> str | None:
+        """Why this station cannot record the board's next game, or None: another kind of game
+        (the camera reads one game's pieces: it needs a station started for it), or a Commander
+        Chess game that the station's --time would play in the other mode (D34)."""
+        if snapshot["variant"] != self.variant.name:
+            return (f"the board's next game {game_id} is {snapshot['variant']}, but this station watches "
+                    f"{self.variant.name}; start a station for {snapshot['variant']} to record it")
         try:
             refuse_mode_mismatch(snapshot["variant"], snapshot["fen"], self.time_control,
                                  f"the board's next game {game_id}")
         except TimeModeMismatch as error:
-            if self._refused_next != game_id:
-                self._refused_next = game_id
-                self._note("next", str(error))
-            return True
-        return False
+            return str(error)
+        return None
 
     async def _record_changed(self, snapshot: dict[str, Any]) -> None:
         if snapshot.get("game_id", self.target.game_id) != self.target.game_id:

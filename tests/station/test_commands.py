@@ -84,7 +84,7 @@ def test_watch_refuses_a_time_that_would_play_the_commander_game_in_another_mode
 
 
 def test_the_time_mode_check_passes_matching_times_and_other_games():
-    from banco.watch import TimeModeMismatch, refuse_mode_mismatch
+    from server.station.modes import TimeModeMismatch, refuse_mode_mismatch
 
     war_fen = games.get("commander").board().fen().replace(" - - ", " - w ")
     refuse_mode_mismatch("commander", war_fen, TimeControl.parse("30+10"), "game 1")

@@ -65,14 +65,14 @@ def test_with_its_markers_the_tracker_follows_the_board_and_misses_no_move(rende
     assert moved[0].to_json()["kind"] == "board_moved"
 
 
-def test_without_a_locator_the_tracker_keeps_reading_where_the_board_was(rendered):
-    """The control: nothing follows the board, so every crop after the knock is cut off-centre
-    (more than half a piece radius). The second Cờ Tướng model still reads this short game's
-    moves from such crops; a larger knock or a weaker model loses them, as the first model did."""
+def test_without_a_locator_the_tracker_reads_on_from_where_the_board_was(rendered):
+    """The control: nothing follows the board, so every crop after the knock is cut more than
+    half a piece radius off-centre. The second Cờ Tướng model still reads this short game's
+    moves from such crops (the first model lost them)."""
     truth = rendered.truth_data
     tracker, events = track(rendered, with_locator=False)
     committed = [san for e in events if isinstance(e, ev.MoveCommitted) for san in e.san]
-    assert committed[:MOVED_AFTER] == [m["move"] for m in truth["moves"]][:MOVED_AFTER]
+    assert committed == [m["move"] for m in truth["moves"]]
     assert not [e for e in events if isinstance(e, ev.BoardMoved)]
     found = profile.from_dict(truth["board_moved"][0]["calibration"])
     assert tracker.calibration.drift_px(found) > tracker.calibration.piece_radius_px() / 2
