@@ -54,7 +54,21 @@ GATE_MARGIN = 0.03
 # A resting hand: more of the area differs from the board's look at the last legal position
 # than this many squared point spacings (a move of three pieces changes about two).
 HAND_AREA_PITCHES = 5.0
+# A hand reaching in: one changed region both outside the pieces' area (the grid grown by
+# REACH_CLEAR_PITCHES), over REACH_AREA_PITCHES squared spacings of it, and inside it, over
+# REACH_TOUCH_PITCHES. A piece held still over a point reads like one set down there (Cờ Tư Lệnh
+# render 1002, ply 29: fingers and the held piece over the near edge changed 4.1 spacings, under
+# HAND_AREA_PITCHES); a hand resting at the sheet's edge after a move, or a captured piece put
+# aside, touch no point. Such a hand holds a piece often over a second (render 1002: 1.2 s), so
+# the window waits REACH_S still for it, RESTING_S for a large still difference alone. In grey:
+# skin over a sheet of its brightness shows only at the arm's edges, and is missed (Cờ Tư Lệnh
+# render 1005, ply 53, a pink arm across a beige sheet).
+REACH_CLEAR_PITCHES = 0.8
+REACH_AREA_PITCHES = 1.0
+REACH_TOUCH_PITCHES = 0.3
 RESTING_S = 1.0
+REACH_S = 2.5
+REACH_LOOKS = 3
 # A point's crop changed (since the last legal position) when its centre, shrunk to
 # CENTRE_CELLS² and normalised (grey levels over max(spread, CENTRE_MIN_SPREAD)), differs by this much.
 CROP_CHANGE_LEVEL = 0.45
@@ -215,7 +229,7 @@ class MoveTracker:
             # Something large differs from the last legal look yet nothing moves: a resting
             # hand, most likely. Wait longer, then let the classifier judge (it says which
             # points are occluded) rather than wait for ever.
-            still_for = min(still_for, max(0.0, still_for - RESTING_S + self.stability_s))
+            still_for = min(still_for, max(0.0, still_for - self.resting + self.stability_s))
         if not self.started:
             if timestamp - self._last_full >= START_CHECK_S and still_for >= self.stability_s / 2:
                 self._last_full = timestamp
@@ -353,11 +367,22 @@ class MoveTracker:
         # More changed area than a move's few pieces can make (in point spacings squared).
         pitch = float(np.linalg.norm(corners[1] - corners[0])) * scale / max(2, calibration.layout.geometry.files + 3)
         self._hand_area = HAND_AREA_PITCHES * pitch * pitch
+        self._pieces = self._pieces_region(calibration, scale, pitch)
+        self._reach_area = REACH_AREA_PITCHES * pitch * pitch
+        self._reach_touch = REACH_TOUCH_PITCHES * pitch * pitch
         self._light_sigma = max(2.0, 3 * pitch)
         self._gate_reference: np.ndarray | None = None
+        self._gate_looks: deque = deque(maxlen=REACH_LOOKS)
         self._gate_history: deque = deque()
         self._now = 0.0
-        self.resting = False
+        self.resting = 0.0  # how long a still hand seen now holds the window (seconds)
+
+    def _pieces_region(self, calibration: Calibration, scale: float, pitch: float) -> np.ndarray:
+        """Where the pieces stand in the gate's view: the grid grown by REACH_CLEAR_PITCHES."""
+        grid = np.zeros_like(self._gate_mask, np.uint8)
+        cv2.fillConvexPoly(grid, np.round(calibration.grid_corners_px() * scale).astype(np.int32), 255)
+        clear = max(3, round(2 * REACH_CLEAR_PITCHES * pitch) | 1)
+        return cv2.dilate(grid, np.ones((clear, clear), np.uint8)) > 0
 
     def _outside(self, small: np.ndarray, before: np.ndarray) -> np.ndarray:
         """Pixels that left the range of their earlier 3×3 neighbourhood (a one-pixel shake
@@ -383,21 +408,49 @@ class MoveTracker:
         if float(np.count_nonzero(moved)) > MOTION_FRACTION * self._gate_area:
             return True
         # A resting hand matters only while a window is open (a settled board sees hands move in).
-        self.resting = False if self._settled else self._hand_resting(small)
+        self.resting = 0.0 if self._settled else self._hand_resting(small)
         return False
 
-    def _hand_resting(self, small: np.ndarray) -> bool:
-        """A still hand: compared with the board's look at the last legal position, a region
-        larger than any piece differs (a moved piece leaves only piece-sized differences)."""
+    def _hand_resting(self, small: np.ndarray) -> float:
+        """How long to wait for a still hand (0: none seen). Compared with the board's look at
+        the last legal position, an arm reaches onto the points (REACH_S), or a
+        region larger than any piece differs (RESTING_S; a moved piece leaves only piece-sized
+        differences)."""
         if self._gate_reference is None:
-            return False
+            return 0.0
+        changed = self._changed_since(self._gate_reference, small)
+        if self._reaching(small, changed):
+            return REACH_S
+        return RESTING_S if float(np.count_nonzero(changed)) > self._hand_area else 0.0
+
+    def _changed_since(self, reference: np.ndarray, small: np.ndarray) -> np.ndarray:
         # Light drifts and shadows pass: scale the old look by the smooth ratio of brightness.
         sigma = self._light_sigma
         now = cv2.GaussianBlur(small.astype(np.float32), (0, 0), sigma) + 1.0
-        then = cv2.GaussianBlur(self._gate_reference.astype(np.float32), (0, 0), sigma) + 1.0
-        adjusted = np.clip(self._gate_reference.astype(np.float32) * (now / then), 0, 255).astype(np.uint8)
-        changed = cv2.morphologyEx(self._outside(small, adjusted).astype(np.uint8), cv2.MORPH_OPEN, self._gate_kernel)
-        return float(np.count_nonzero(changed)) > self._hand_area
+        then = cv2.GaussianBlur(reference.astype(np.float32), (0, 0), sigma) + 1.0
+        adjusted = np.clip(reference.astype(np.float32) * (now / then), 0, 255).astype(np.uint8)
+        return cv2.morphologyEx(self._outside(small, adjusted).astype(np.uint8), cv2.MORPH_OPEN, self._gate_kernel)
+
+    def _reaching(self, small: np.ndarray, changed: np.ndarray) -> bool:
+        """One changed region reaches from outside the pieces' area onto it: an arm holding a
+        piece over a point, not a hand resting at the sheet's edge or a captured piece put aside.
+
+        Outside the pieces' area a pixel counts only if it differs from each of the last
+        REACH_LOOKS legal looks: a hand still in view at the last one (a commit comes as soon as
+        the piece is down) must not make its absence now look like an arm."""
+        beyond = self._gate_mask & ~self._pieces
+        if np.count_nonzero(changed[beyond]) <= self._reach_area:
+            return False
+        outside = changed.copy()
+        for look in list(self._gate_looks)[:-1]:
+            outside &= self._changed_since(look, small)
+        joined = np.where(self._pieces, changed, outside).astype(np.uint8)
+        count, labels = cv2.connectedComponents(joined, connectivity=8)
+        if count < 2:
+            return False
+        out_counts = np.bincount(labels[beyond], minlength=count)[1:]
+        in_counts = np.bincount(labels[self._pieces], minlength=count)[1:]
+        return bool(np.any((out_counts > self._reach_area) & (in_counts > self._reach_touch)))
 
     # ------------------------------------------------------------------ reading points
     def _crops(self, frame: np.ndarray) -> np.ndarray:
@@ -500,6 +553,11 @@ class MoveTracker:
         if self._centres_now is not None:
             self._reference = self._centres_now
         self._gate_reference = self._gate_prev
+        if self._gate_prev is not None:
+            looks = self._gate_looks
+            if looks and looks[-1].shape != self._gate_prev.shape:
+                looks.clear()
+            looks.append(self._gate_prev)
         self._suspect = set()
         self._present = set()
 

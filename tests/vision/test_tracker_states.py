@@ -490,6 +490,78 @@ def test_without_a_clock_a_piece_held_still_over_a_point_beside_its_target_is_no
     assert _committed(events) == ["h2e2"]
 
 
+class _ArmCamera(ScriptedCamera):
+    """Still frames may show an arm: a bar (x0, y0, x1, y1 in pixels) from the image's near edge."""
+
+    arm: tuple | None = None
+
+    def frame(self, hand: bool) -> np.ndarray:
+        image = super().frame(hand)
+        if self.arm is not None and not hand:
+            x0, y0, x1, y1 = self.arm
+            image[y0:y1, x0:x1] = 200
+        return image
+
+
+# A grid with room around it in the frame: the near edge at y = 380, ranks 30 px apart, files
+# 37.5 px apart from x = 170 (file a).
+ROOMY_CORNERS = [(170, 380), (470, 380), (470, 110), (170, 110)]
+ARM_OVER_A2 = (145, 310, 195, 480)  # from the frame's near edge to over a2
+ARM_OVER_E2 = (295, 310, 345, 480)
+ARM_AT_THE_EDGE = (400, 420, 450, 480)  # on the sheet's near margin, short of the pieces
+
+
+def _roomy_setup():
+    board = games.get("xiangqi").board()
+    camera = _ArmCamera("xiangqi", board.copy())
+    layout = BoardLayout.for_game(games.get("xiangqi"))
+    tracker = MoveTracker("xiangqi", board, camera, Calibration.from_corners(layout, ROOMY_CORNERS, SIZE))
+    _, t = _play(tracker, camera, 1.0, 0.0, hand=False)
+    return camera, tracker, t
+
+
+def test_an_arm_holding_a_piece_still_over_a_point_holds_the_move_until_it_lands():
+    """A sure reading is no proof the piece is down: a player holding the horse still over a2,
+    the arm reaching in from the near edge, thinking. The classifier reads it as set down there
+    (a sharp model does); the arm says it is not. The horse lands on c2."""
+    from vision.tracker import REACH_S
+
+    camera, tracker, t = _roomy_setup()
+    before = camera.board.copy()
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _move(camera, "b0a2")
+    camera.arm = ARM_OVER_A2
+    events, t = _play(tracker, camera, REACH_S - 0.3, t, hand=False)
+    assert not _committed(events)
+    _, t = _play(tracker, camera, 0.4, t, hand=True)
+    camera.board, camera.arm = before, None
+    _move(camera, "b0c2")
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    assert _committed(events) == ["b0c2"]
+
+
+def test_an_arm_that_stays_does_not_hold_the_record_for_ever_nor_once_it_has_gone():
+    """An arm still in view REACH_S after the hand stopped lets the window judge (a player may
+    rest a forearm on the board); the next move, the arm gone, commits within the stability
+    window, and so does one after which a hand rests at the sheet's edge, touching no point."""
+    from vision.tracker import REACH_S
+
+    camera, tracker, t = _roomy_setup()
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _move(camera, "h2e2")
+    camera.arm = ARM_OVER_E2
+    events, t = _play(tracker, camera, REACH_S - 0.3, t, hand=False)
+    assert not _committed(events)
+    events, t = _play(tracker, camera, 0.6, t, hand=False)
+    assert _committed(events) == ["h2e2"]
+    for text, arm in (("h9g7", None), ("b0c2", ARM_AT_THE_EDGE)):
+        _, t = _play(tracker, camera, 0.4, t, hand=True)
+        _move(camera, text)
+        camera.arm = arm
+        events, t = _play(tracker, camera, 0.5, t, hand=False)
+        assert _committed(events) == [text], text
+
+
 def test_a_game_whose_pieces_all_read_less_surely_does_not_wait_on_every_move():
     """The wait is for a reading less sure than this game's usual ones: with every piece read
     as the raised one was (a set read less surely throughout), moves commit at once."""
