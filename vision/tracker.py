@@ -371,8 +371,7 @@ class MoveTracker:
         self._reach_area = REACH_AREA_PITCHES * pitch * pitch
         self._reach_touch = REACH_TOUCH_PITCHES * pitch * pitch
         self._light_sigma = max(2.0, 3 * pitch)
-        self._gate_reference: np.ndarray | None = None
-        self._gate_looks: deque = deque(maxlen=REACH_LOOKS)
+        self._gate_looks: deque = deque(maxlen=REACH_LOOKS)  # the last legal looks, latest last
         self._gate_history: deque = deque()
         self._now = 0.0
         self.resting = 0.0  # how long a still hand seen now holds the window (seconds)
@@ -416,9 +415,9 @@ class MoveTracker:
         the last legal position, an arm reaches onto the points (REACH_S), or a
         region larger than any piece differs (RESTING_S; a moved piece leaves only piece-sized
         differences)."""
-        if self._gate_reference is None:
+        if not self._gate_looks:
             return 0.0
-        changed = self._changed_since(self._gate_reference, small)
+        changed = self._changed_since(self._gate_looks[-1], small)
         if self._reaching(small, changed):
             return REACH_S
         return RESTING_S if float(np.count_nonzero(changed)) > self._hand_area else 0.0
@@ -552,7 +551,6 @@ class MoveTracker:
         """The board now looks as the last legal position should: remember that look."""
         if self._centres_now is not None:
             self._reference = self._centres_now
-        self._gate_reference = self._gate_prev
         if self._gate_prev is not None:
             looks = self._gate_looks
             if looks and looks[-1].shape != self._gate_prev.shape:

@@ -520,19 +520,25 @@ def _roomy_setup():
     return camera, tracker, t
 
 
+def _held_with_the_arm_in(tracker, camera, t, text, arm):
+    """The hand makes `text` and stays, still, as `arm` until just before REACH_S: nothing commits."""
+    from vision.tracker import REACH_S
+
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _move(camera, text)
+    camera.arm = arm
+    events, t = _play(tracker, camera, REACH_S - 0.3, t, hand=False)
+    assert not _committed(events)
+    return t
+
+
 def test_an_arm_holding_a_piece_still_over_a_point_holds_the_move_until_it_lands():
     """A sure reading is no proof the piece is down: a player holding the horse still over a2,
     the arm reaching in from the near edge, thinking. The classifier reads it as set down there
     (a sharp model does); the arm says it is not. The horse lands on c2."""
-    from vision.tracker import REACH_S
-
     camera, tracker, t = _roomy_setup()
     before = camera.board.copy()
-    _, t = _play(tracker, camera, 0.5, t, hand=True)
-    _move(camera, "b0a2")
-    camera.arm = ARM_OVER_A2
-    events, t = _play(tracker, camera, REACH_S - 0.3, t, hand=False)
-    assert not _committed(events)
+    t = _held_with_the_arm_in(tracker, camera, t, "b0a2", ARM_OVER_A2)
     _, t = _play(tracker, camera, 0.4, t, hand=True)
     camera.board, camera.arm = before, None
     _move(camera, "b0c2")
@@ -544,14 +550,8 @@ def test_an_arm_that_stays_does_not_hold_the_record_for_ever_nor_once_it_has_gon
     """An arm still in view REACH_S after the hand stopped lets the window judge (a player may
     rest a forearm on the board); the next move, the arm gone, commits within the stability
     window, and so does one after which a hand rests at the sheet's edge, touching no point."""
-    from vision.tracker import REACH_S
-
     camera, tracker, t = _roomy_setup()
-    _, t = _play(tracker, camera, 0.5, t, hand=True)
-    _move(camera, "h2e2")
-    camera.arm = ARM_OVER_E2
-    events, t = _play(tracker, camera, REACH_S - 0.3, t, hand=False)
-    assert not _committed(events)
+    t = _held_with_the_arm_in(tracker, camera, t, "h2e2", ARM_OVER_E2)
     events, t = _play(tracker, camera, 0.6, t, hand=False)
     assert _committed(events) == ["h2e2"]
     for text, arm in (("h9g7", None), ("b0c2", ARM_AT_THE_EDGE)):
