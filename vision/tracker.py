@@ -26,7 +26,7 @@ receiver pushes the same moves to the record. It never pushes anything elsewhere
 from __future__ import annotations
 
 import logging
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass, field
 
 import cv2
@@ -69,6 +69,15 @@ REACH_TOUCH_PITCHES = 0.3
 RESTING_S = 1.0
 REACH_S = 2.5
 REACH_LOOKS = 3
+# A point read as hidden by a hand is still read as the pieces it might show. Once the board has
+# been still HIDDEN_TRUST_S, a hidden point whose reading names, at HIDDEN_AGREE or more, exactly
+# what the likeliest explanation puts there confirms it rather than holding it: a piece the
+# classifier takes for a hand keeps its point hidden for ever, and the game stopped there (Cờ Tư
+# Lệnh render 1007, ply 42, the second Commander model: an air force set down among pieces read
+# 0.99 hidden on every look). The gate cannot say where a hand is: in grey, skin over a sheet of
+# its brightness shows only at its edges.
+HIDDEN_TRUST_S = 1.0
+HIDDEN_AGREE = 0.9
 # A point's crop changed (since the last legal position) when its centre, shrunk to
 # CENTRE_CELLS² and normalised (grey levels over max(spread, CENTRE_MIN_SPREAD)), differs by this much.
 CROP_CHANGE_LEVEL = 0.45
@@ -130,6 +139,7 @@ class _Settle:
     sums: dict[int, list[np.ndarray]] = field(default_factory=dict)
     counts: dict[int, int] = field(default_factory=dict)
     occluded: set[int] = field(default_factory=set)
+    hidden: dict[int, list[np.ndarray]] = field(default_factory=dict)  # what occluded points read as
     located: bool = False  # the board's markers were looked for in this window
 
 
@@ -170,6 +180,7 @@ class MoveTracker:
         self._empty_index = self._classes.index(EMPTY)
         self._n = len(self.points)
         self._evidence: inf.Evidence | None = None  # the last window's, judged on a press
+        self._hidden: dict[int, np.ndarray] = {}  # of its hidden points, what each reads as
         self._reference: np.ndarray | None = None  # per-point crop centres at the last legal position
         self._centres_now: np.ndarray | None = None
         self._suspect: set[int] = set()
@@ -197,6 +208,7 @@ class MoveTracker:
         self._last_lift_look = -1e9
         self._lifted_since: list[Point] = []  # points of the pieces seen lifted since the last commit
         self._set_down: set[Point] = set()  # penalty targets a lifted piece was seen on (referee mode)
+        self._hovered: Counter[Point] = Counter()  # looks at which a hand hid each of those targets
         self._attempt_rows: tuple = (None, [])  # (plies, lifted row): that piece's penalty targets
         self._movable: tuple[int, list[int]] | None = None  # (plies, rows of the pieces that may move)
         self.frames = 0
@@ -306,6 +318,7 @@ class MoveTracker:
         self._present = set()
         self._lifted_since = []
         self._set_down = set()
+        self._hovered = Counter()
         self._attempt_rows = (None, [])
 
     def recalibrate(self, calibration: Calibration) -> None:
@@ -524,6 +537,9 @@ class MoveTracker:
         for k, row in enumerate(rows.tolist()):
             if occluded[k]:
                 settle.occluded.add(row)
+                hidden = settle.hidden.setdefault(row, [])
+                hidden.append(logp[k])
+                del hidden[:-WINDOW_READS]
                 continue
             # Only the latest reads count: the first still frames may still show a hand leaving.
             recent = settle.sums.setdefault(row, [])
@@ -543,8 +559,11 @@ class MoveTracker:
         for row, total in settle.sums.items():
             mean = np.mean(total, axis=0)
             logp[row] = mean - np.logaddexp.reduce(mean)
+        self._hidden = {}
         for row in settle.occluded - set(settle.sums):
             seen[row] = False
+            mean = np.mean(settle.hidden[row], axis=0)
+            self._hidden[row] = mean - np.logaddexp.reduce(mean)
         return inf.Evidence(self.game, self._classes, self.points, logp, seen)
 
     def _legal_look(self) -> None:
@@ -630,7 +649,9 @@ class MoveTracker:
             evidence = inf.Evidence.from_observation(self.detector.observe(frame))
             logp, occluded = evidence.logp[rows], ~evidence.seen[rows]
         for k, row in enumerate(rows):
-            if not occluded[k] and np.exp(logp[k, view[self._lifted]]) >= LIFT_SURE:
+            if occluded[k]:
+                self._hovered[self.points[row]] += 1
+            elif np.exp(logp[k, view[self._lifted]]) >= LIFT_SURE:
                 self._set_down.add(self.points[row])
 
     def _lift_read(self, frame: np.ndarray) -> tuple[list[int], np.ndarray, np.ndarray, list[int]]:
@@ -690,6 +711,8 @@ class MoveTracker:
                              penalty_hint=hint)
         if verdict.status == "illegal" and self._waited:
             verdict = self._after_waited(verdict, hint)
+        if verdict.status == "occluded" and verdict.candidates and timestamp - self.last_motion >= HIDDEN_TRUST_S:
+            verdict = self._hidden_confirms(verdict, hint)
         self._recheck_at = None if verdict.status in ("none", "commit") else timestamp + RECHECK_S
         if verdict.status == "unsure":
             return []
@@ -717,8 +740,15 @@ class MoveTracker:
                 self._recheck_at = timestamp + self.stability_s
                 return []
             still_for = timestamp - self.last_motion
-            if not self.commit_on_press and still_for < REMOVAL_WAIT_S and (
-                    self._less_sure_than_usual(verdict.margin) or self._only_removes(verdict.moves)
+            removes = self._only_removes(verdict.moves)
+            # A turn passed for a crossing no look saw (no hint), and a piece gone: far likelier a
+            # capture whose capturer is still in the hand (Cờ Tư Lệnh render 1001, ply 46, the
+            # second Commander model: held 1.5 s, read as the opponent's penalty turn and a piece
+            # joining a stack, under its top). It waits as long as a missing piece does.
+            wait = MISSING_HOLD_S if removes and any(
+                getattr(m, "penalty", False) and m != hint for m in verdict.moves) else REMOVAL_WAIT_S
+            if not self.commit_on_press and still_for < wait and (
+                    self._less_sure_than_usual(verdict.margin) or removes
                     or self._may_be_half_a_split(verdict.moves)):
                 # A piece taken off and nothing else changed (a Commander stay capture, an aircraft
                 # shot down) is also how every capture by replacement begins: the hand may be
@@ -727,7 +757,7 @@ class MoveTracker:
                 # a hand that unstacks pauses over the stack, hiding it. A reading much less sure
                 # than usual may be a piece still held over a point (SURE_FRACTION). Without a clock
                 # press, wait (once the opponent has moved, or both parts are seen, it is complete).
-                self._recheck_at = self.last_motion + REMOVAL_WAIT_S
+                self._recheck_at = self.last_motion + wait
                 waits_whole = len(verdict.moves) < 2 or any(getattr(m, "penalty", False) for m in verdict.moves)
                 self._waited = list(verdict.moves if waits_whole else verdict.moves[-1:])
                 if waits_whole:
@@ -783,6 +813,21 @@ class MoveTracker:
         return [ev.Ambiguous([c.moves for c in verdict.candidates], [c.score for c in verdict.candidates],
                              timestamp, [self._write(c.moves) for c in verdict.candidates])]
 
+    def _hidden_confirms(self, verdict: inf.Verdict, hint) -> inf.Verdict:
+        """Judge again with the hidden points the likeliest explanation changes read as they
+        show, if each names what it puts there (see HIDDEN_TRUST_S)."""
+        evidence = self._evidence
+        before = self.rules.view(self.board)
+        after = verdict.candidates[0].view
+        rows = [row for row in np.flatnonzero((before != after) & ~evidence.seen).tolist()]
+        if not rows or any(np.exp(self._hidden[row][after[row]]) < HIDDEN_AGREE for row in rows):
+            return verdict
+        logp, seen = evidence.logp.copy(), evidence.seen.copy()
+        for row in rows:
+            logp[row], seen[row] = self._hidden[row], True
+        self._evidence = inf.Evidence(self.game, self._classes, self.points, logp, seen)
+        return inf.decide(self.board, self._evidence, max_plies=self.max_plies, rules=self.rules, penalty_hint=hint)
+
     def _after_waited(self, verdict: inf.Verdict, hint) -> inf.Verdict:
         """No legal sequence explains the look: try it from past the moves a less-sure look saw
         and waited on when the next hand came. What that hand did may have hidden their trace
@@ -818,12 +863,17 @@ class MoveTracker:
     def _penalty_from_lifts(self):
         """A penalty turn (referee mode) of a piece the lift watch saw in the hand since the last
         commit: the likeliest crossing if the camera never saw one, as a hand that puts the piece
-        back before it leaves hides it."""
+        back before it leaves hides it. Its target is one the piece was seen set down on, else the
+        one the hand hid most often while it held the piece: to set a piece down, a hand covers
+        the point (Cờ Tư Lệnh renders 1007 ply 41, 1009 plies 35 and 64: the first target listed
+        was recorded, not the one tried)."""
         if not self._lifted_since or not getattr(self.board, "referee", False):
             return None
         lifted = set(self._lifted_since)
         turns = [turn for turn in self.board.penalty_turns() if turn.from_point in lifted]
-        return next((turn for turn in turns if turn.to_point in self._set_down), turns[0] if turns else None)
+        if not turns:
+            return None
+        return max(turns, key=lambda turn: (turn.to_point in self._set_down, self._hovered[turn.to_point]))
 
     def _may_be_half_a_split(self, moves) -> bool:
         """Whether the last of `moves` (Commander Chess) moves one part of a stack, or the stack
@@ -873,6 +923,7 @@ class MoveTracker:
         self._press_pending = False
         self._lifted_since = []
         self._set_down = set()
+        self._hovered = Counter()
         log.info("committed %s at %.3f", " ".join(san), timestamp)
         return ev.MoveCommitted(list(moves), san, timestamp, evidence)
 

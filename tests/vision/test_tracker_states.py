@@ -716,3 +716,73 @@ def test_commander_a_waiting_move_whose_piece_is_then_shot_where_it_landed_is_re
     _move(camera, "H5,2@_L8,5")
     events, t = _play(tracker, camera, 2.5, t, hand=False)  # a piece only taken off waits too
     assert _committed(events) == ["L9,6_8,5", "H5,2@_8,5"]
+
+
+def test_a_point_read_as_hidden_for_ever_that_shows_the_moved_piece_commits_once_still():
+    """A piece the classifier takes for a hand (Cờ Tư Lệnh render 1007, ply 42) keeps its point
+    hidden on every look: once the board has been still HIDDEN_TRUST_S, a hidden point whose
+    reading names the piece the move puts there confirms the move. One read less surely stays
+    hidden: the move waits for it to be seen."""
+    from vision.tracker import HIDDEN_TRUST_S
+
+    for sureness, commits in ((0.99, True), (0.7, False)):
+        camera, tracker, t = _setup()
+        camera.__class__ = _HoveringCamera
+        _, t = _play(tracker, camera, 0.5, t, hand=True)
+        _move(camera, "h2e2")
+        camera.hidden, camera.raised, camera.sureness = {games.Point(4, 2)}, games.Point(4, 2), sureness
+        events, t = _play(tracker, camera, HIDDEN_TRUST_S - 0.2, t, hand=False)
+        assert any(isinstance(e, ev.Occluded) for e in events) and not _committed(events)
+        events, t = _play(tracker, camera, 3.0, t, hand=False)
+        assert _committed(events) == (["h2e2"] if commits else [])
+
+
+def test_commander_a_piece_gone_that_only_an_unseen_penalty_turn_explains_waits_as_a_missing_one():
+    """Red takes blue's infantry off 8,8 to capture it with his own (B7,8@B8,8) and holds the
+    capturer still. Red's penalty turn, never seen, then blue's infantry boarding its tank on 8,9
+    (under the tank's top) explain the empty point too: no reading to record a rule broken on
+    after REMOVAL_WAIT_S (Cờ Tư Lệnh render 1001, ply 46). It waits as a missing piece does."""
+    from games.commander import terrain as tr
+    from tests.games.commander.helpers import with_kings
+    from vision.tracker import MISSING_HOLD_S, REMOVAL_WAIT_S
+
+    board = with_kings({"5,9": "A", "8,8": "i", "8,9": "t", "7,8": "I"}, referee=True)
+    camera, tracker, t = _setup("commander", board)
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    camera.board.set_stack_at(tr.parse_point("8,8"), None)
+    assert _verdict(tracker, camera).status == "commit"  # the penalty story, had it no wait
+    events, t = _play(tracker, camera, REMOVAL_WAIT_S + 1.0, t, hand=False)
+    assert not _committed(events) and REMOVAL_WAIT_S + 1.0 < MISSING_HOLD_S
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    camera.board = board.copy()
+    _move(camera, "B7,8@B8,8")
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    assert [s for e in events if isinstance(e, ev.MoveCommitted) for s in e.san] == ["B7,8@B8,8"]
+
+
+def test_commander_an_attempt_kept_under_the_hand_is_recorded_where_the_hand_hid_the_water():
+    """The artillery is carried across deep water to 7,9 and put back, never let go: no look
+    sees it set down, but the hand hid 7,9 while it held the piece, so the penalty turn is
+    P5,9_7,9$, not the first crossing the rules list (6,9) (Cờ Tư Lệnh render 1007, ply 41)."""
+    from games.commander import terrain as tr
+    from tests.games.commander.helpers import with_kings
+
+    board = with_kings({"5,9": "A", "8,8": "i"}, referee=True)
+    assert str(board.penalty_turns()[0]) == "P5,9_6,9"
+    camera, tracker, t = _setup("commander", board)
+    before = camera.board.copy()
+    _, t = _play(tracker, camera, 0.3, t, hand=True)
+    camera.board.set_stack_at(tr.parse_point("5,9"), None)
+    events, t = _play(tracker, camera, 0.6, t, hand=True)
+    assert [e.point for e in events if isinstance(e, ev.PieceLifted)] == [tr.to_point(tr.parse_point("5,9"))]
+    camera.hidden = {tr.to_point(tr.parse_point("7,9"))}
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    camera.board, camera.hidden = before.copy(), set()  # put back
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    assert not _committed(events)
+    camera.board.push(next(turn for turn in before.penalty_turns() if str(turn) == "P5,9_7,9"))
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _move(camera, "B8,8_9,8")
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    assert [s for e in events if isinstance(e, ev.MoveCommitted) for s in e.san] == ["P5,9_7,9$", "B8,8_9,8"]
