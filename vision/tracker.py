@@ -819,7 +819,7 @@ class MoveTracker:
         evidence = self._evidence
         before = self.rules.view(self.board)
         after = verdict.candidates[0].view
-        rows = [row for row in np.flatnonzero((before != after) & ~evidence.seen).tolist()]
+        rows = np.flatnonzero((before != after) & ~evidence.seen).tolist()
         if not rows or any(np.exp(self._hidden[row][after[row]]) < HIDDEN_AGREE for row in rows):
             return verdict
         logp, seen = evidence.logp.copy(), evidence.seen.copy()
