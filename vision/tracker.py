@@ -228,13 +228,6 @@ class MoveTracker:
         out: list[ev.Event] = []
         moving = self._motion(frame)
         if moving:
-            if not self._settled and self.resting >= REACH_S and timestamp - self.last_motion >= self.stability_s:
-                # An arm holds the window once between two legal looks. A hand that comes back
-                # before the board settles, the same difference still there, shows it is no arm
-                # holding a piece but a change that stays: light that changed over the grid's
-                # corner (Cờ Toán render 1004, ply 58, the second Cờ Toán model) held every later
-                # window REACH_S while each next hand came sooner, and no move was read again.
-                self._reach_spent = True
             self.last_motion = timestamp
             if not self.hand:
                 self.hand = True
@@ -395,8 +388,6 @@ class MoveTracker:
         self._gate_history: deque = deque()
         self._now = 0.0
         self.resting = 0.0  # how long a still hand seen now holds the window (seconds)
-        # An arm held a window and a hand came back before the board settled (see `feed`).
-        self._reach_spent = False
 
     def _pieces_region(self, calibration: Calibration, scale: float, pitch: float) -> np.ndarray:
         """Where the pieces stand in the gate's view: the grid grown by REACH_CLEAR_PITCHES."""
@@ -440,7 +431,7 @@ class MoveTracker:
         if not self._gate_looks:
             return 0.0
         changed = self._changed_since(self._gate_looks[-1], small)
-        if not self._reach_spent and self._reaching(small, changed):
+        if self._reaching(small, changed):
             return REACH_S
         return RESTING_S if float(np.count_nonzero(changed)) > self._hand_area else 0.0
 
@@ -586,7 +577,6 @@ class MoveTracker:
             looks.append(self._gate_prev)
         self._suspect = set()
         self._present = set()
-        self._reach_spent = False
 
     # ------------------------------------------------------------------ a piece in the hand
     def _movable_rows(self) -> list[int]:

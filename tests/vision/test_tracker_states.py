@@ -562,24 +562,6 @@ def test_an_arm_that_stays_does_not_hold_the_record_for_ever_nor_once_it_has_gon
         assert _committed(events) == [text], text
 
 
-def test_what_looks_like_an_arm_holds_the_window_once_between_two_legal_looks():
-    """A difference that stays where an arm would reach (light that changed over the grid's
-    corner, Cờ Toán render 1004 with the second model) held every window REACH_S, and each next
-    hand came sooner: once a hand came back before the board settled, it holds no more."""
-    from vision.tracker import REACH_S
-
-    camera, tracker, t = _roomy_setup()
-    _, t = _play(tracker, camera, 0.5, t, hand=True)
-    _move(camera, "h2e2")
-    camera.arm = ARM_OVER_A2
-    events, t = _play(tracker, camera, REACH_S - 1.0, t, hand=False)
-    assert not _committed(events)
-    _, t = _play(tracker, camera, 0.4, t, hand=True)
-    _move(camera, "h9g7")
-    events, t = _play(tracker, camera, REACH_S - 0.8, t, hand=False)  # a large difference: RESTING_S
-    assert _committed(events) == ["h2e2", "h9g7"]
-
-
 def test_a_game_whose_pieces_all_read_less_surely_does_not_wait_on_every_move():
     """The wait is for a reading less sure than this game's usual ones: with every piece read
     as the raised one was (a set read less surely throughout), moves commit at once."""
