@@ -388,6 +388,7 @@ class MoveTracker:
         self._gate_history: deque = deque()
         self._now = 0.0
         self.resting = 0.0  # how long a still hand seen now holds the window (seconds)
+        self._verdict_look: np.ndarray | None = None  # the gate's look when the last window was judged
 
     def _pieces_region(self, calibration: Calibration, scale: float, pitch: float) -> np.ndarray:
         """Where the pieces stand in the gate's view: the grid grown by REACH_CLEAR_PITCHES."""
@@ -449,12 +450,18 @@ class MoveTracker:
 
         Outside the pieces' area a pixel counts only if it differs from each of the last
         REACH_LOOKS legal looks: a hand still in view at the last one (a commit comes as soon as
-        the piece is down) must not make its absence now look like an arm."""
+        the piece is down) must not make its absence now look like an arm. It must also differ
+        from the look at the last verdict, legal or not: a difference already there then is no
+        arm that reached in since (light that changed over the grid's corner while a wrong move
+        stood, Cờ Toán render 1004, ply 57, the second Cờ Toán model: taken for an arm, it held
+        every later window REACH_S while each next hand came sooner, and no move was read again)."""
         beyond = self._gate_mask & ~self._pieces
         if np.count_nonzero(changed[beyond]) <= self._reach_area:
             return False
         outside = changed.copy()
-        for look in list(self._gate_looks)[:-1]:
+        verdict_look = [self._verdict_look] if self._verdict_look is not None \
+            and self._verdict_look.shape == small.shape else []
+        for look in list(self._gate_looks)[:-1] + verdict_look:
             outside &= self._changed_since(look, small)
         joined = np.where(self._pieces, changed, outside).astype(np.uint8)
         count, labels = cv2.connectedComponents(joined, connectivity=8)
@@ -697,6 +704,7 @@ class MoveTracker:
         self._evidence = self._window_evidence()
         self._settle = _Settle()
         self._settled = True
+        self._verdict_look = self._gate_prev
         # The game's first move starts the clock: no press completes it.
         allow = not self.commit_on_press or self._press_pending or not self.board.move_stack
         return self._judge(timestamp, allow_commit=allow, check=check)

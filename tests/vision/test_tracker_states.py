@@ -562,6 +562,33 @@ def test_an_arm_that_stays_does_not_hold_the_record_for_ever_nor_once_it_has_gon
         assert _committed(events) == [text], text
 
 
+def test_a_difference_already_there_at_the_last_verdict_is_no_arm():
+    """Light changes where an arm would reach in while a wrong move stands (Cờ Toán render 1004,
+    ply 57, the second Cờ Toán model): the wrong move is reported; once it is put back, that
+    lasting difference must not hold every later window REACH_S, or a game whose hands come
+    back sooner is never read again."""
+    from vision.tracker import REACH_S, RECHECK_S
+
+    camera, tracker, t = _roomy_setup()
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _move(camera, "h2e2")
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    assert _committed(events) == ["h2e2"]
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _wrong_move(camera)
+    camera.arm = ARM_OVER_A2
+    events, t = _play(tracker, camera, REACH_S + RECHECK_S + 0.5, t, hand=False)
+    assert any(isinstance(e, ev.Illegal) for e in events)
+    _, t = _play(tracker, camera, 0.4, t, hand=True)
+    camera.board = tracker.board.copy()  # put back; the light stays as it is
+    events, t = _play(tracker, camera, 1.5, t, hand=False)
+    assert not _committed(events)
+    _, t = _play(tracker, camera, 0.4, t, hand=True)
+    _move(camera, "h9g7")
+    events, t = _play(tracker, camera, 1.5, t, hand=False)
+    assert _committed(events) == ["h9g7"]
+
+
 def test_a_game_whose_pieces_all_read_less_surely_does_not_wait_on_every_move():
     """The wait is for a reading less sure than this game's usual ones: with every piece read
     as the raised one was (a set read less surely throughout), moves commit at once."""
