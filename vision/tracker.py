@@ -544,15 +544,9 @@ class MoveTracker:
         for k, row in enumerate(rows.tolist()):
             if occluded[k]:
                 settle.occluded.add(row)
-                hidden = settle.hidden.setdefault(row, [])
-                hidden.append(logp[k])
-                del hidden[:-WINDOW_READS]
+                _keep_latest(settle.hidden, row, logp[k])
                 continue
-            # Only the latest reads count: the first still frames may still show a hand leaving.
-            recent = settle.sums.setdefault(row, [])
-            recent.append(logp[k])
-            del recent[:-WINDOW_READS]
-            settle.counts[row] = len(recent)
+            settle.counts[row] = _keep_latest(settle.sums, row, logp[k])
         self._centres_now = centres
 
     def _window_evidence(self) -> inf.Evidence:
@@ -873,8 +867,8 @@ class MoveTracker:
         commit: the likeliest crossing if the camera never saw one, as a hand that puts the piece
         back before it leaves hides it. Its target is one the piece was seen set down on, else the
         one the hand hid most often while it held the piece: to set a piece down, a hand covers
-        the point (Cờ Tư Lệnh renders 1007 ply 41, 1009 plies 35 and 64: the first target listed
-        was recorded, not the one tried)."""
+        the point (Cờ Tư Lệnh render 1007, ply 41: the first target listed was recorded, not the
+        one tried)."""
         if not self._lifted_since or not getattr(self.board, "referee", False):
             return None
         lifted = set(self._lifted_since)
@@ -959,6 +953,15 @@ class MoveTracker:
         self.started = True
         self._settled = True
         self._last_full = timestamp
+
+
+def _keep_latest(reads: dict[int, list[np.ndarray]], row: int, logp: np.ndarray) -> int:
+    """Add a read of `row`, keeping its latest WINDOW_READS (the first still frames may still
+    show a hand leaving); returns how many are kept."""
+    recent = reads.setdefault(row, [])
+    recent.append(logp)
+    del recent[:-WINDOW_READS]
+    return len(recent)
 
 
 def _log_rows(probs: np.ndarray) -> np.ndarray:
