@@ -137,7 +137,6 @@ class _Settle:
     """Evidence gathered over the still frames of one stability window."""
 
     sums: dict[int, list[np.ndarray]] = field(default_factory=dict)
-    counts: dict[int, int] = field(default_factory=dict)
     occluded: set[int] = field(default_factory=set)
     hidden: dict[int, list[np.ndarray]] = field(default_factory=dict)  # what occluded points read as
     located: bool = False  # the board's markers were looked for in this window
@@ -546,7 +545,7 @@ class MoveTracker:
                 settle.occluded.add(row)
                 _keep_latest(settle.hidden, row, logp[k])
                 continue
-            settle.counts[row] = _keep_latest(settle.sums, row, logp[k])
+            _keep_latest(settle.sums, row, logp[k])
         self._centres_now = centres
 
     def _window_evidence(self) -> inf.Evidence:
@@ -557,14 +556,12 @@ class MoveTracker:
         logp = np.full((self._n, len(self._classes)), np.log(PINNED_OTHER))
         logp[np.arange(self._n), view] = np.log(PINNED_CONFIDENCE)
         seen = np.ones(self._n, bool)
-        for row, total in settle.sums.items():
-            mean = np.mean(total, axis=0)
-            logp[row] = mean - np.logaddexp.reduce(mean)
+        for row, reads in settle.sums.items():
+            logp[row] = _mean_read(reads)
         self._hidden = {}
         for row in settle.occluded - set(settle.sums):
             seen[row] = False
-            mean = np.mean(settle.hidden[row], axis=0)
-            self._hidden[row] = mean - np.logaddexp.reduce(mean)
+            self._hidden[row] = _mean_read(settle.hidden[row])
         return inf.Evidence(self.game, self._classes, self.points, logp, seen)
 
     def _legal_look(self) -> None:
@@ -955,13 +952,18 @@ class MoveTracker:
         self._last_full = timestamp
 
 
-def _keep_latest(reads: dict[int, list[np.ndarray]], row: int, logp: np.ndarray) -> int:
+def _keep_latest(reads: dict[int, list[np.ndarray]], row: int, logp: np.ndarray) -> None:
     """Add a read of `row`, keeping its latest WINDOW_READS (the first still frames may still
-    show a hand leaving); returns how many are kept."""
+    show a hand leaving)."""
     recent = reads.setdefault(row, [])
     recent.append(logp)
     del recent[:-WINDOW_READS]
-    return len(recent)
+
+
+def _mean_read(reads: list[np.ndarray]) -> np.ndarray:
+    """A point's reads over the window as one row of log-probabilities."""
+    mean = np.mean(reads, axis=0)
+    return mean - np.logaddexp.reduce(mean)
 
 
 def _log_rows(probs: np.ndarray) -> np.ndarray:

@@ -94,6 +94,11 @@ def _committed(events) -> list[str]:
     return [str(m) for e in events if isinstance(e, ev.MoveCommitted) for m in e.moves]
 
 
+def _written(events) -> list[str]:
+    """The committed moves as the record writes them."""
+    return [s for e in events if isinstance(e, ev.MoveCommitted) for s in e.san]
+
+
 def _first_move_starts_the_clock(tracker, camera, t):
     """The game's first move starts the clock: the window commits it, no press is needed."""
     _, t = _play(tracker, camera, 0.5, t, hand=True)
@@ -221,32 +226,24 @@ def test_commander_a_penalty_turn_the_camera_never_saw_is_recorded_before_the_ne
     assert tracker.board.turn is RED and tracker.board.fen() == camera.board.fen()
 
 
-def test_commander_an_attempt_put_back_before_the_hand_left_is_recorded_where_it_was_tried():
-    """The artillery is carried across deep water to 7,9, set down for a moment and put back,
-    all under one hand: no still look sees the attempt, but the lift watch saw it on 7,9, so
-    the penalty turn recorded is P5,9_7,9$, not the first crossing the rules list (6,9)."""
+def _artillery_tried_across_deep_water(tried) -> list[str]:
+    """Red's artillery on 5,9 is lifted, tried on 7,9 across deep water as `tried(camera, lifted)`
+    stages it, and put back, all under one hand; then the turn passes and blue's infantry moves.
+    Returns what the record writes. The first crossing the rules list is 6,9, not 7,9."""
     from games.commander import terrain as tr
-    from games.commander.pieces import RED, Kind, Piece
     from tests.games.commander.helpers import with_kings
-
-    def point(name):
-        return tr.to_point(tr.parse_point(name))
 
     board = with_kings({"5,9": "A", "8,8": "i"}, referee=True)
     assert str(board.penalty_turns()[0]) == "P5,9_6,9"
     camera, tracker, t = _setup("commander", board)
     before = camera.board.copy()
     _, t = _play(tracker, camera, 0.3, t, hand=True)
-    lifted = camera.board.copy()
-    lifted.set_stack_at(tr.parse_point("5,9"), None)
-    camera.board = lifted
+    camera.board.set_stack_at(tr.parse_point("5,9"), None)
     events, t = _play(tracker, camera, 0.6, t, hand=True)
-    assert [e.point for e in events if isinstance(e, ev.PieceLifted)] == [point("5,9")]
-    attempt = lifted.copy()
-    attempt.set_stack_at(tr.parse_point("7,9"), [Piece(Kind.ARTILLERY, RED)])
-    camera.board = attempt
+    assert [e.point for e in events if isinstance(e, ev.PieceLifted)] == [tr.to_point(tr.parse_point("5,9"))]
+    tried(camera, camera.board.copy())
     _, t = _play(tracker, camera, 0.5, t, hand=True)
-    camera.board = before.copy()  # put back
+    camera.board, camera.hidden = before.copy(), set()  # put back
     _, t = _play(tracker, camera, 0.5, t, hand=True)
     events, t = _play(tracker, camera, 1.0, t, hand=False)
     assert not _committed(events)
@@ -254,8 +251,20 @@ def test_commander_an_attempt_put_back_before_the_hand_left_is_recorded_where_it
     _, t = _play(tracker, camera, 0.5, t, hand=True)
     _move(camera, "B8,8_9,8")
     events, t = _play(tracker, camera, 1.0, t, hand=False)
-    committed = [e for e in events if isinstance(e, ev.MoveCommitted)]
-    assert len(committed) == 1 and committed[0].san == ["P5,9_7,9$", "B8,8_9,8"]
+    return _written(events)
+
+
+def test_commander_an_attempt_put_back_before_the_hand_left_is_recorded_where_it_was_tried():
+    """The artillery is set down on 7,9 for a moment: no still look sees it, but the lift watch
+    does, so the penalty turn recorded is P5,9_7,9$."""
+    from games.commander import terrain as tr
+    from games.commander.pieces import RED, Kind, Piece
+
+    def set_down(camera, lifted):
+        lifted.set_stack_at(tr.parse_point("7,9"), [Piece(Kind.ARTILLERY, RED)])
+        camera.board = lifted
+
+    assert _artillery_tried_across_deep_water(set_down) == ["P5,9_7,9$", "B8,8_9,8"]
 
 
 def _lift(camera, point):
@@ -408,7 +417,7 @@ def test_without_a_clock_a_move_that_only_takes_a_piece_off_waits_for_the_hand_t
     events, t = _play(tracker, camera, REMOVAL_WAIT_S - 0.5, t, hand=False)
     assert not any(isinstance(e, ev.MoveCommitted) for e in events)
     events, t = _play(tracker, camera, 1.0, t, hand=False)
-    assert [s for e in events if isinstance(e, ev.MoveCommitted) for s in e.san] == [moves[ply]]
+    assert _written(events) == [moves[ply]]
 
 
 def test_without_a_clock_a_stack_that_moved_waits_for_the_rest_of_a_split_turn():
@@ -429,7 +438,7 @@ def test_without_a_clock_a_stack_that_moved_waits_for_the_rest_of_a_split_turn()
     camera.board = board.copy()
     camera.board.push(notation.parse(camera.board, "(TB)T5,9_5,8/B5,9_4,9"))
     events, t = _play(tracker, camera, REMOVAL_WAIT_S + 0.5, t, hand=False)
-    assert [s for e in events if isinstance(e, ev.MoveCommitted) for s in e.san] == ["(TB)T5,9_5,8/B5,9_4,9"]
+    assert _written(events) == ["(TB)T5,9_5,8/B5,9_4,9"]
 
 
 class _HoveringCamera(ScriptedCamera):
@@ -784,32 +793,15 @@ def test_commander_a_piece_gone_that_only_an_unseen_penalty_turn_explains_waits_
     camera.board = board.copy()
     _move(camera, "B7,8@B8,8")
     events, t = _play(tracker, camera, 1.0, t, hand=False)
-    assert [s for e in events if isinstance(e, ev.MoveCommitted) for s in e.san] == ["B7,8@B8,8"]
+    assert _written(events) == ["B7,8@B8,8"]
 
 
 def test_commander_an_attempt_kept_under_the_hand_is_recorded_where_the_hand_hid_the_water():
-    """The artillery is carried across deep water to 7,9 and put back, never let go: no look
-    sees it set down, but the hand hid 7,9 while it held the piece, so the penalty turn is
-    P5,9_7,9$, not the first crossing the rules list (6,9) (Cờ Tư Lệnh render 1007, ply 41)."""
+    """The artillery is never let go on 7,9: no look sees it set down, but the hand hid 7,9 while
+    it held the piece, so the penalty turn is P5,9_7,9$ (Cờ Tư Lệnh render 1007, ply 41)."""
     from games.commander import terrain as tr
-    from tests.games.commander.helpers import with_kings
 
-    board = with_kings({"5,9": "A", "8,8": "i"}, referee=True)
-    assert str(board.penalty_turns()[0]) == "P5,9_6,9"
-    camera, tracker, t = _setup("commander", board)
-    before = camera.board.copy()
-    _, t = _play(tracker, camera, 0.3, t, hand=True)
-    camera.board.set_stack_at(tr.parse_point("5,9"), None)
-    events, t = _play(tracker, camera, 0.6, t, hand=True)
-    assert [e.point for e in events if isinstance(e, ev.PieceLifted)] == [tr.to_point(tr.parse_point("5,9"))]
-    camera.hidden = {tr.to_point(tr.parse_point("7,9"))}
-    _, t = _play(tracker, camera, 0.5, t, hand=True)
-    camera.board, camera.hidden = before.copy(), set()  # put back
-    _, t = _play(tracker, camera, 0.5, t, hand=True)
-    events, t = _play(tracker, camera, 1.0, t, hand=False)
-    assert not _committed(events)
-    camera.board.push(next(turn for turn in before.penalty_turns() if str(turn) == "P5,9_7,9"))
-    _, t = _play(tracker, camera, 0.5, t, hand=True)
-    _move(camera, "B8,8_9,8")
-    events, t = _play(tracker, camera, 1.0, t, hand=False)
-    assert [s for e in events if isinstance(e, ev.MoveCommitted) for s in e.san] == ["P5,9_7,9$", "B8,8_9,8"]
+    def hidden(camera, lifted):
+        camera.hidden = {tr.to_point(tr.parse_point("7,9"))}
+
+    assert _artillery_tried_across_deep_water(hidden) == ["P5,9_7,9$", "B8,8_9,8"]
