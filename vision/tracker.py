@@ -64,8 +64,8 @@ HAND_AREA_PITCHES = 5.0
 # skin over a sheet of its brightness shows only at the arm's edges, and is missed (Cờ Tư Lệnh
 # render 1005, ply 53, a pink arm across a beige sheet). So the looks compared for a still hand
 # carry colour too: a pixel also differs when its Lab a* or b* left its neighbours' range by
-# CHROMA_LEVEL (that arm: a* 13 above the sheet's, grey 18; the sheet's chroma noise, shaking
-# camera included, stays within 3).
+# CHROMA_LEVEL (that arm: a* 13 above the sheet's; between two still looks of that render, shake and
+# noise included, 99 % of the view's a* and b* stay within 2 of their neighbours' range).
 REACH_CLEAR_PITCHES = 0.8
 REACH_AREA_PITCHES = 1.0
 REACH_TOUCH_PITCHES = 0.3
@@ -446,16 +446,18 @@ class MoveTracker:
     def _hand_resting(self, small: np.ndarray) -> float:
         """How long to wait for a still hand (0: none seen). Compared with the board's look at
         the last legal position, an arm reaches onto the points (REACH_S), or a
-        region larger than any piece differs (RESTING_S; a moved piece leaves only piece-sized
-        differences)."""
+        region larger than any piece differs in grey (RESTING_S; a moved piece leaves only
+        piece-sized differences, its edges and glyph; in colour its whole disc differs, and a
+        window of several moves seen at once after a blind spell would wait as for a hand:
+        Cờ Tư Lệnh render 1001, plies 35–37)."""
         if not self._gate_looks:
             return 0.0
-        changed = self._changed_since(self._gate_looks[-1], small)
-        if self._reaching(small, changed):
+        if self._reaching(small, self._changed_since(self._gate_looks[-1], small)):
             return REACH_S
-        return RESTING_S if float(np.count_nonzero(changed)) > self._hand_area else 0.0
+        grey = self._changed_since(self._gate_looks[-1], small, colour=False)
+        return RESTING_S if float(np.count_nonzero(grey)) > self._hand_area else 0.0
 
-    def _changed_since(self, reference: np.ndarray, look: np.ndarray) -> np.ndarray:
+    def _changed_since(self, reference: np.ndarray, look: np.ndarray, colour: bool = True) -> np.ndarray:
         # Light drifts and shadows pass: scale the old grey by the smooth ratio of brightness.
         # A white balance that drifts shifts the whole view's chroma alike: shift the old
         # chroma by the median change (a smooth local shift would absorb much of an arm's).
@@ -464,7 +466,7 @@ class MoveTracker:
         then = cv2.GaussianBlur(reference[..., 0].astype(np.float32), (0, 0), sigma) + 1.0
         adjusted = np.clip(reference[..., 0].astype(np.float32) * (now / then), 0, 255).astype(np.uint8)
         changed = self._outside(look[..., 0], adjusted)
-        for channel in (1, 2):
+        for channel in (1, 2) if colour else ():
             old, new = reference[..., channel], look[..., channel]
             shift = np.median(new[self._gate_mask].astype(np.int16) - old[self._gate_mask])
             adjusted = np.clip(old.astype(np.int16) + int(round(shift)), 0, 255).astype(np.uint8)
