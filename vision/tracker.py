@@ -9,7 +9,8 @@
 
 Per frame it only warps a small grey image of the board area (the sheet, markers included:
 a little larger than the playing grid) and compares it with the previous one: motion means
-a hand. The classifier runs only once the area has been still for the stability window,
+a hand. A hand that stops over the board is looked for in colour too (skin and sheet may
+share a grey). The classifier runs only once the area has been still for the stability window,
 and only on points whose crop changed since the last stable view (plus a full check now and
 then while nothing moves). The probabilities of the still frames of the window are averaged
 per point (in log space) before `vision.inference.decide` judges them against the last
