@@ -298,7 +298,7 @@ class Verdict:
     changed: list[Point] = field(default_factory=list)
     alternatives: list[list[Move]] = field(default_factory=list)
     penalty: list[Move] = field(default_factory=list)
-    # An illegal look where pieces are only missing from the last legal position, nothing new
+    # An illegal look where pieces are only missing from the closest legal result, nothing new
     # in sight: most often a piece still in the hand, rarely one knocked off the board.
     missing_only: bool = False
 
@@ -553,8 +553,11 @@ def decide(board: Board, evidence: Evidence, *, max_plies: int = 3, margin: floa
         return Verdict("unsure", candidates=[closest], changed=changed)
     points = [evidence.points[i] for i in rows]
     penalty = [turn for turn, view in rules.penalty_moves(board) if not residual(evidence, view)]
+    # Only missing from the closest legal result, not just from the last legal position: a move
+    # still waiting to be confirmed when the opponent lifts a piece to think with it (Xiangqi
+    # render 1002, ply 152) is no wrong move.
     return Verdict("illegal", points=points, changed=changed, penalty=penalty[:1],
-                   missing_only=_only_missing(evidence, null.view))
+                   missing_only=_only_missing(evidence, closest.view))
 
 
 def _only_missing(evidence: Evidence, view: np.ndarray) -> bool:

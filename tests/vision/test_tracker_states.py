@@ -378,6 +378,27 @@ def test_a_piece_held_in_the_hand_is_no_alarm_until_it_stays_missing():
     assert illegal[0].timestamp - tracker.last_motion >= MISSING_HOLD_S
 
 
+def test_a_piece_lifted_as_the_last_move_is_first_seen_is_no_alarm_until_it_stays_missing():
+    """Red's cannon set down and Black's horse lifted in one window (a quick opponent, or a move
+    still waiting to be confirmed): the board is the cannon's move with a piece in the hand, not
+    a wrong move. The horse lands; both moves are recorded and nothing was reported."""
+    from vision.tracker import MISSING_HOLD_S
+
+    camera, tracker, t = _setup()
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _move(camera, "h2e2")
+    _lift(camera, games.Point(7, 9))
+    waiting, t = _play(tracker, camera, MISSING_HOLD_S - 0.5, t, hand=False)
+    _, t = _play(tracker, camera, 0.3, t, hand=True)
+    camera.board = tracker.board.copy()
+    _move(camera, "h2e2")
+    _move(camera, "h9g7")
+    landed, t = _play(tracker, camera, 1.0, t, hand=False)
+    events = waiting + landed
+    assert not any(isinstance(e, ev.Illegal) for e in events)
+    assert _committed(events) == ["h2e2", "h9g7"]
+
+
 def test_a_doubt_is_confirmed_only_by_a_later_look_with_nothing_moving_between():
     """Neither the full check that may fall on the very next frame nor a pause of an earlier
     move seeing the same wrong board confirms a doubt: only a look RECHECK_S later, still."""
