@@ -301,13 +301,15 @@ class MoveTracker:
         frame = self._last_frame
         if frame is None or not self.started:
             return []
-        # No press can come any more: with commit_on_press, the last look decides the last move.
+        # No press and no hand can come any more: the last look decides the last move, also one
+        # still waiting (a narrow reading, a capture whose capturer may follow: Cờ Tư Lệnh render
+        # 1005 ends 1.3 s after its last move, a shot that waits REMOVAL_WAIT_S).
         if not self._settled:
             self._gather(frame)
             self._press_pending = self._press_pending or self.commit_on_press
-            return self._conclude(frame, timestamp)
-        if self.commit_on_press and self._evidence is not None:
-            return self._judge(timestamp, allow_commit=True)
+            return self._conclude(frame, timestamp, ended=True)
+        if self._evidence is not None and (self.commit_on_press or self._recheck_at is not None):
+            return self._judge(timestamp, allow_commit=True, ended=True)
         return []
 
     def reset(self, board: Board) -> None:
@@ -722,16 +724,18 @@ class MoveTracker:
         return [ev.LiftEnded(point, timestamp)]
 
     # ------------------------------------------------------------------ decisions
-    def _conclude(self, frame: np.ndarray, timestamp: float, check: bool = False) -> list[ev.Event]:
+    def _conclude(self, frame: np.ndarray, timestamp: float, check: bool = False,
+                  ended: bool = False) -> list[ev.Event]:
         self._evidence = self._window_evidence()
         self._settle = _Settle()
         self._settled = True
         self._verdict_look = self._look() if self._gate_prev is not None else None
         # The game's first move starts the clock: no press completes it.
         allow = not self.commit_on_press or self._press_pending or not self.board.move_stack
-        return self._judge(timestamp, allow_commit=allow, check=check)
+        return self._judge(timestamp, allow_commit=allow, check=check, ended=ended)
 
-    def _judge(self, timestamp: float, allow_commit: bool, check: bool = False) -> list[ev.Event]:
+    def _judge(self, timestamp: float, allow_commit: bool, check: bool = False,
+               ended: bool = False) -> list[ev.Event]:
         if self._evidence is None or self.board.outcome() is not None:
             return []
         # An attempt seen crossing the water (an `Illegal` naming a penalty turn) is the one to
@@ -763,7 +767,8 @@ class MoveTracker:
                 return []
             self._seen_order_first(verdict)
             named = tuple(str(m) for m in verdict.moves)
-            if verdict.margin < CONFIRM_MARGIN and not self.commit_on_press and named != tentative:
+            waits = not (self.commit_on_press or ended)  # a press, or the stream's end, completes a move
+            if verdict.margin < CONFIRM_MARGIN and waits and named != tentative:
                 # Narrow: commit only if the next look names the same moves (a clock press
                 # needs no second look: the player says the move is complete).
                 self._tentative = named
@@ -777,7 +782,7 @@ class MoveTracker:
             # joining a stack, under its top). It waits as long as a missing piece does.
             wait = MISSING_HOLD_S if removes and any(
                 getattr(m, "penalty", False) and m != hint for m in verdict.moves) else REMOVAL_WAIT_S
-            if not self.commit_on_press and still_for < wait and (
+            if waits and still_for < wait and (
                     self._less_sure_than_usual(verdict.margin) or removes
                     or self._may_be_half_a_split(verdict.moves)):
                 # A piece taken off and nothing else changed (a Commander stay capture, an aircraft

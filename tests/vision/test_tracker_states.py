@@ -419,11 +419,9 @@ def test_a_doubt_is_confirmed_only_by_a_later_look_with_nothing_moving_between()
     assert [e.points for e in events if isinstance(e, ev.Illegal)] != []
 
 
-def test_without_a_clock_a_move_that_only_takes_a_piece_off_waits_for_the_hand_to_stay_away():
-    """A Commander stay capture (the target goes, the attacker stays) looks like the first half
-    of every capture by replacement: without a press it commits only after REMOVAL_WAIT_S still."""
+def _stay_capture_seen():
+    """A Commander stay capture (the target goes, the attacker stays), the hand just gone."""
     from models.synth.playout import random_game
-    from vision.tracker import REMOVAL_WAIT_S
 
     variant = games.get("commander")
     moves = random_game("commander", 80, seed=3)
@@ -436,10 +434,29 @@ def test_without_a_clock_a_move_that_only_takes_a_piece_off_waits_for_the_hand_t
     _, t = _play(tracker, camera, 1.0, 0.0, hand=False)
     _, t = _play(tracker, camera, 0.5, t, hand=True)
     _move(camera, moves[ply])
+    return camera, tracker, t, moves[ply]
+
+
+def test_without_a_clock_a_move_that_only_takes_a_piece_off_waits_for_the_hand_to_stay_away():
+    """A stay capture looks like the first half of every capture by replacement: without a
+    press it commits only after REMOVAL_WAIT_S still."""
+    from vision.tracker import REMOVAL_WAIT_S
+
+    camera, tracker, t, move = _stay_capture_seen()
     events, t = _play(tracker, camera, REMOVAL_WAIT_S - 0.5, t, hand=False)
     assert not any(isinstance(e, ev.MoveCommitted) for e in events)
     events, t = _play(tracker, camera, 1.0, t, hand=False)
-    assert _written(events) == [moves[ply]]
+    assert _written(events) == [move]
+
+
+def test_a_move_still_waiting_when_the_file_ends_is_decided_by_the_last_look():
+    """No hand can come back once the video has ended: the stay capture it ends on is recorded."""
+    from vision.tracker import REMOVAL_WAIT_S
+
+    camera, tracker, t, move = _stay_capture_seen()
+    events, t = _play(tracker, camera, REMOVAL_WAIT_S - 0.5, t, hand=False)
+    assert not any(isinstance(e, ev.MoveCommitted) for e in events)
+    assert _written(tracker.finish(t)) == [move]
 
 
 def test_without_a_clock_a_stack_that_moved_waits_for_the_rest_of_a_split_turn():
