@@ -57,6 +57,15 @@ class MoveCommitted:
             return None
         return f"{' '.join(self.san)} or {', '.join(others)}: the same position, the camera cannot tell which"
 
+    def unseen_penalty_note(self) -> str | None:
+        """A penalty turn (Cờ Tư Lệnh referee mode, `$`) among these moves that no look saw tried
+        (`evidence["penalty_seen"]` false): the board shows only that the turn passed, so which
+        piece crossed the deep water, and where, is the tracker's guess; the referee may correct it."""
+        if (self.evidence or {}).get("penalty_seen", True):
+            return None
+        turns = [text for move, text in zip(self.moves, self.san, strict=False) if getattr(move, "penalty", False)]
+        return f"{', '.join(turns)}: a penalty turn the camera did not see tried; which crossing it was is a guess"
+
 
 @dataclass
 class Ambiguous:

@@ -401,9 +401,11 @@ class Station:
             event = event.event
         kind = _kind(event)
         if kind == "MoveCommitted":
-            same_position = event.same_position_note() if hasattr(event, "same_position_note") else None
+            notes = [getattr(event, name)() for name in ("same_position_note", "unseen_penalty_note")
+                     if hasattr(event, name)]
+            notes = [note for note in notes if note]
             await self._moves_seen(list(event.moves), event.timestamp, (getattr(event, "evidence", None) or {}),
-                                   same_position)
+                                   "; ".join(notes) or None)
         elif kind == "Ambiguous":
             await self._ambiguous(event)
         elif kind == "Illegal":
@@ -477,14 +479,15 @@ class Station:
             log.debug("station: ignored %s", kind)
 
     async def _moves_seen(self, moves: list, timestamp: float, evidence: dict,
-                          same_position: str | None = None) -> None:
-        """The tracker committed one move (or several it recovered after a blind spell)."""
+                          camera_note: str | None = None) -> None:
+        """The tracker committed one move (or several it recovered after a blind spell);
+        `camera_note` is what the referee should know about how sure the camera is."""
         if self._result != "*":
             self._note("ignored", "a move after the end of the game was not recorded")
             return
         self._illegal, self._lifted, self._candidates = frozenset(), None, []
-        if same_position:
-            self._note("camera", same_position)
+        if camera_note:
+            self._note("camera", camera_note)
         for index, move in enumerate(moves):
             await self._flush_pending()
             side = self.board.turn

@@ -91,3 +91,19 @@ def test_a_commit_the_camera_could_not_tell_from_another_names_both():
     assert describe("xiangqi", both) == "8:7xi11 or 8-7xi11: the same position, the camera cannot tell which"
     alone = ev.MoveCommitted([move], ["h2e2"], 3.0, {"margin": 9.0})
     assert describe("xiangqi", alone) is None
+
+
+def test_a_penalty_turn_no_look_saw_tried_is_flagged_as_a_guess():
+    """Cờ Tư Lệnh referee mode: a turn passed for a crossing the camera never saw tried. The
+    record names the crossing the tracker chose and says it is a guess; one seen is no news."""
+    from banco.record import describe
+    from tests.games.commander.helpers import with_kings
+    from vision import events as ev
+
+    board = with_kings({"5,9": "A", "8,8": "i"}, referee=True)
+    turn = next(m for m in board.penalty_turns() if str(m) == "P5,9_6,9")
+    guessed = ev.MoveCommitted([turn], ["P5,9_6,9$"], 7.0, {"penalty_seen": False})
+    assert describe("commander", guessed) == \
+        "P5,9_6,9$: a penalty turn the camera did not see tried; which crossing it was is a guess"
+    seen = ev.MoveCommitted([turn], ["P5,9_6,9$"], 7.0, {"penalty_seen": True})
+    assert describe("commander", seen) is None
