@@ -9,8 +9,7 @@
 
 Per frame it only warps a small grey image of the board area (the sheet, markers included:
 a little larger than the playing grid) and compares it with the previous one: motion means
-a hand. A hand that stops over the board is looked for in colour too (skin and sheet may
-share a grey). The classifier runs only once the area has been still for the stability window,
+a hand. The classifier runs only once the area has been still for the stability window,
 and only on points whose crop changed since the last stable view (plus a full check now and
 then while nothing moves). The probabilities of the still frames of the window are averaged
 per point (in log space) before `vision.inference.decide` judges them against the last
@@ -63,17 +62,13 @@ HAND_AREA_PITCHES = 5.0
 # aside, touch no point. Such a hand holds a piece often over a second (render 1002: 1.2 s), so
 # the window waits REACH_S still for it, RESTING_S for a large still difference alone. In grey:
 # skin over a sheet of its brightness shows only at the arm's edges, and is missed (Cờ Tư Lệnh
-# render 1005, ply 53, a pink arm across a beige sheet). So the looks compared for a still hand
-# carry colour too: a pixel also differs when its Lab a* or b* left its neighbours' range by
-# CHROMA_LEVEL (that arm: a* 13 above the sheet's; between two still looks of that render, shake and
-# noise included, 99 % of the view's a* and b* stay within 2 of their neighbours' range).
+# render 1005, ply 53, a pink arm across a beige sheet).
 REACH_CLEAR_PITCHES = 0.8
 REACH_AREA_PITCHES = 1.0
 REACH_TOUCH_PITCHES = 0.3
 RESTING_S = 1.0
 REACH_S = 2.5
 REACH_LOOKS = 3
-CHROMA_LEVEL = 8
 # A point read as hidden by a hand is still read as the pieces it might show. Once the board has
 # been still HIDDEN_TRUST_S, a hidden point whose reading names, at HIDDEN_AGREE or more, exactly
 # what the likeliest explanation puts there confirms it rather than holding it: a piece the
@@ -189,8 +184,6 @@ class MoveTracker:
         self._centres_now: np.ndarray | None = None
         self._suspect: set[int] = set()
         self._gate_prev: np.ndarray | None = None
-        self._look_of = -1  # the frame (count) whose look `_look_now` is
-        self._look_now: np.ndarray | None = None
         self._make_gate(calibration)
         self.hand = False
         self.last_motion = -1e9
@@ -405,11 +398,11 @@ class MoveTracker:
         clear = max(3, round(2 * REACH_CLEAR_PITCHES * pitch) | 1)
         return cv2.dilate(grid, np.ones((clear, clear), np.uint8)) > 0
 
-    def _outside(self, small: np.ndarray, before: np.ndarray, level: int = MOTION_LEVEL) -> np.ndarray:
+    def _outside(self, small: np.ndarray, before: np.ndarray) -> np.ndarray:
         """Pixels that left the range of their earlier 3×3 neighbourhood (a one-pixel shake
         stays inside it, a hand does not), within the board's area."""
-        low = cv2.subtract(cv2.erode(before, self._gate_kernel), level)
-        high = cv2.add(cv2.dilate(before, self._gate_kernel), level)
+        low = cv2.subtract(cv2.erode(before, self._gate_kernel), MOTION_LEVEL)
+        high = cv2.add(cv2.dilate(before, self._gate_kernel), MOTION_LEVEL)
         return ((small < low) | (small > high)) & self._gate_mask
 
     def _motion(self, frame: np.ndarray) -> bool:
@@ -429,52 +422,28 @@ class MoveTracker:
         if float(np.count_nonzero(moved)) > MOTION_FRACTION * self._gate_area:
             return True
         # A resting hand matters only while a window is open (a settled board sees hands move in).
-        self.resting = 0.0 if self._settled else self._hand_resting(self._look())
+        self.resting = 0.0 if self._settled else self._hand_resting(small)
         return False
-
-    def _look(self) -> np.ndarray:
-        """The gate's look at the current frame for comparing with earlier still ones: its grey
-        copy, and the Lab a* and b* of the same small size (skin and sheet may share a grey)."""
-        if self._look_of != self.frames:
-            frame = self._last_frame
-            if frame.ndim == 3:
-                small = cv2.resize(frame, self._gate_size, interpolation=cv2.INTER_AREA)
-                chroma = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)[..., 1:]
-            else:
-                chroma = np.full(self._gate_prev.shape + (2,), 128, np.uint8)
-            self._look_now = np.dstack([self._gate_prev, chroma])
-            self._look_of = self.frames
-        return self._look_now
 
     def _hand_resting(self, small: np.ndarray) -> float:
         """How long to wait for a still hand (0: none seen). Compared with the board's look at
         the last legal position, an arm reaches onto the points (REACH_S), or a
-        region larger than any piece differs in grey (RESTING_S; a moved piece leaves only
-        piece-sized differences, its edges and glyph; in colour its whole disc differs, and a
-        window of several moves seen at once after a blind spell would wait as for a hand:
-        Cờ Tư Lệnh render 1001, plies 35–37)."""
+        region larger than any piece differs (RESTING_S; a moved piece leaves only piece-sized
+        differences)."""
         if not self._gate_looks:
             return 0.0
-        if self._reaching(small, self._changed_since(self._gate_looks[-1], small)):
+        changed = self._changed_since(self._gate_looks[-1], small)
+        if self._reaching(small, changed):
             return REACH_S
-        grey = self._changed_since(self._gate_looks[-1], small, colour=False)
-        return RESTING_S if float(np.count_nonzero(grey)) > self._hand_area else 0.0
+        return RESTING_S if float(np.count_nonzero(changed)) > self._hand_area else 0.0
 
-    def _changed_since(self, reference: np.ndarray, look: np.ndarray, colour: bool = True) -> np.ndarray:
-        # Light drifts and shadows pass: scale the old grey by the smooth ratio of brightness.
-        # A white balance that drifts shifts the whole view's chroma alike: shift the old
-        # chroma by the median change (a smooth local shift would absorb much of an arm's).
+    def _changed_since(self, reference: np.ndarray, small: np.ndarray) -> np.ndarray:
+        # Light drifts and shadows pass: scale the old look by the smooth ratio of brightness.
         sigma = self._light_sigma
-        now = cv2.GaussianBlur(look[..., 0].astype(np.float32), (0, 0), sigma) + 1.0
-        then = cv2.GaussianBlur(reference[..., 0].astype(np.float32), (0, 0), sigma) + 1.0
-        adjusted = np.clip(reference[..., 0].astype(np.float32) * (now / then), 0, 255).astype(np.uint8)
-        changed = self._outside(look[..., 0], adjusted)
-        for channel in (1, 2) if colour else ():
-            old, new = reference[..., channel], look[..., channel]
-            shift = np.median(new[self._gate_mask].astype(np.int16) - old[self._gate_mask])
-            adjusted = np.clip(old.astype(np.int16) + int(round(shift)), 0, 255).astype(np.uint8)
-            changed |= self._outside(np.ascontiguousarray(new), adjusted, CHROMA_LEVEL)
-        return cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, self._gate_kernel)
+        now = cv2.GaussianBlur(small.astype(np.float32), (0, 0), sigma) + 1.0
+        then = cv2.GaussianBlur(reference.astype(np.float32), (0, 0), sigma) + 1.0
+        adjusted = np.clip(reference.astype(np.float32) * (now / then), 0, 255).astype(np.uint8)
+        return cv2.morphologyEx(self._outside(small, adjusted).astype(np.uint8), cv2.MORPH_OPEN, self._gate_kernel)
 
     def _reaching(self, small: np.ndarray, changed: np.ndarray) -> bool:
         """One changed region reaches from outside the pieces' area onto it: an arm holding a
@@ -602,10 +571,10 @@ class MoveTracker:
         if self._centres_now is not None:
             self._reference = self._centres_now
         if self._gate_prev is not None:
-            looks, look = self._gate_looks, self._look()
-            if looks and looks[-1].shape != look.shape:
+            looks = self._gate_looks
+            if looks and looks[-1].shape != self._gate_prev.shape:
                 looks.clear()
-            looks.append(look)
+            looks.append(self._gate_prev)
         self._suspect = set()
         self._present = set()
 
@@ -729,7 +698,7 @@ class MoveTracker:
         self._evidence = self._window_evidence()
         self._settle = _Settle()
         self._settled = True
-        self._verdict_look = self._look() if self._gate_prev is not None else None
+        self._verdict_look = self._gate_prev
         # The game's first move starts the clock: no press completes it.
         allow = not self.commit_on_press or self._press_pending or not self.board.move_stack
         return self._judge(timestamp, allow_commit=allow, check=check, ended=ended)
@@ -820,12 +789,15 @@ class MoveTracker:
                 again = inf.decide(self.board, self._evidence, max_plies=1, rules=self.rules)
                 if again.status == "none":
                     self._legal_look()
-                else:
-                    # The crops' reference still shows the board before these moves: a point they
-                    # changed that looks as it did then is no proof it still holds what they put
-                    # there (Cờ Tư Lệnh render 1005, plies 19–21: an air force landed, then shot
-                    # down unseen, was pinned on its empty point). Read those until a legal look.
-                    self._suspect |= {self._row_of[p] for p in verdict.changed}
+                elif self._reference is not None and self._centres_now is not None:
+                    # No legal look, so the crops' reference still shows the board before these
+                    # moves: a point they changed that went back to its look then would pass as
+                    # unchanged, pinned as holding what they put there (Cờ Tư Lệnh render 1005,
+                    # plies 19–21: an air force landed, then shot down unseen). Those points'
+                    # reference becomes their look now, on which the moves were read.
+                    rows = [self._row_of[p] for p in verdict.changed]
+                    self._reference = self._reference.copy()
+                    self._reference[rows] = self._centres_now[rows]
             return [event]
         signature = (verdict.status, tuple(verdict.points), tuple(tuple(map(str, c.moves)) for c in verdict.candidates))
         if signature == self._last_signature:

@@ -6,7 +6,6 @@ script says is on the board, as a perfect classifier would."""
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
 import games
@@ -542,13 +541,12 @@ class _ArmCamera(ScriptedCamera):
     """Still frames may show an arm: a bar (x0, y0, x1, y1 in pixels) from the image's near edge."""
 
     arm: tuple | None = None
-    arm_colour: tuple = (200, 200, 200)  # BGR
 
     def frame(self, hand: bool) -> np.ndarray:
         image = super().frame(hand)
         if self.arm is not None and not hand:
             x0, y0, x1, y1 = self.arm
-            image[y0:y1, x0:x1] = self.arm_colour
+            image[y0:y1, x0:x1] = 200
         return image
 
 
@@ -586,25 +584,6 @@ def test_an_arm_holding_a_piece_still_over_a_point_holds_the_move_until_it_lands
     the arm reaching in from the near edge, thinking. The classifier reads it as set down there
     (a sharp model does); the arm says it is not. The horse lands on c2."""
     camera, tracker, t = _roomy_setup()
-    before = camera.board.copy()
-    t = _held_with_the_arm_in(tracker, camera, t, "b0a2", ARM_OVER_A2)
-    _, t = _play(tracker, camera, 0.4, t, hand=True)
-    camera.board, camera.arm = before, None
-    _move(camera, "b0c2")
-    events, t = _play(tracker, camera, 1.0, t, hand=False)
-    assert _committed(events) == ["b0c2"]
-
-
-def test_an_arm_of_the_sheets_grey_holds_the_move_by_its_colour():
-    """Skin and sheet may share a grey (Cờ Tư Lệnh render 1005, ply 53: a pink arm over a beige
-    sheet): the arm over a2, pink of exactly the sheet's grey, still holds the horse's move."""
-    camera, tracker, t = _roomy_setup()
-    camera.arm_colour = (92, 100, 170)
-    frame = camera.frame(hand=False)
-    camera.arm = ARM_OVER_A2
-    armed = camera.frame(hand=False)
-    assert np.array_equal(cv2.cvtColor(armed, cv2.COLOR_BGR2GRAY), cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
-    camera.arm = None
     before = camera.board.copy()
     t = _held_with_the_arm_in(tracker, camera, t, "b0a2", ARM_OVER_A2)
     _, t = _play(tracker, camera, 0.4, t, hand=True)
@@ -892,11 +871,11 @@ class _CropCamera(ScriptedCamera):
         return probs / probs.sum(axis=1, keepdims=True)
 
 
-def test_a_point_a_commit_changed_is_read_until_a_legal_look_even_if_it_looks_as_before_it():
+def test_a_point_a_commit_changed_that_goes_back_to_its_old_look_is_read_again():
     """A commit made while a hand still hides a point takes no legal look, so the crops'
-    reference still shows the board before it. If the moved piece then leaves unseen, its point
-    looks as it did then, yet holds nothing (Cờ Tư Lệnh render 1005, plies 19–21: an air force
-    landed, then was shot down while frames were lost). The pair that followed must be read."""
+    reference could still show the board before it. If the moved piece then leaves unseen, its
+    point looks as it did then, yet holds nothing (Cờ Tư Lệnh render 1005, plies 19–21: an air
+    force landed, then was shot down while frames were lost). The pair that followed must be read."""
     board = games.get("xiangqi").board()
     camera = _CropCamera("xiangqi", board.copy())
     tracker = MoveTracker("xiangqi", board, camera, _calibration("xiangqi"))
