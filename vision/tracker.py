@@ -789,15 +789,6 @@ class MoveTracker:
                 again = inf.decide(self.board, self._evidence, max_plies=1, rules=self.rules)
                 if again.status == "none":
                     self._legal_look()
-                elif self._reference is not None and self._centres_now is not None:
-                    # No legal look, so the crops' reference still shows the board before these
-                    # moves: a point they changed that went back to its look then would pass as
-                    # unchanged, pinned as holding what they put there (Cờ Tư Lệnh render 1005,
-                    # plies 19–21: an air force landed, then shot down unseen). Those points'
-                    # reference becomes their look now, on which the moves were read.
-                    rows = [self._row_of[p] for p in verdict.changed]
-                    self._reference = self._reference.copy()
-                    self._reference[rows] = self._centres_now[rows]
             return [event]
         signature = (verdict.status, tuple(verdict.points), tuple(tuple(map(str, c.moves)) for c in verdict.candidates))
         if signature == self._last_signature:
