@@ -106,7 +106,7 @@ def describe(game: str, event) -> str | None:
         notes = []
         if len(event.moves) > 1:
             notes.append(f"{len(event.moves)} plies seen together at {at}")
-        notes += [note for note in (event.same_position_note(), event.unseen_penalty_note()) if note]
+        notes += event.notes()
         return "; ".join(notes) or None
     return None
 

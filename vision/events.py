@@ -57,6 +57,10 @@ class MoveCommitted:
             return None
         return f"{' '.join(self.san)} or {', '.join(others)}: the same position, the camera cannot tell which"
 
+    def notes(self) -> list[str]:
+        """What the record and the referee are told about how sure the camera is of these moves."""
+        return [note for note in (self.same_position_note(), self.unseen_penalty_note()) if note]
+
     def unseen_penalty_note(self) -> str | None:
         """A penalty turn (Cờ Tư Lệnh referee mode, `$`) among these moves that no look saw tried
         (`evidence["penalty_seen"]` false): the board shows only that the turn passed, so which

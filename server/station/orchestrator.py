@@ -401,9 +401,7 @@ class Station:
             event = event.event
         kind = _kind(event)
         if kind == "MoveCommitted":
-            notes = [getattr(event, name)() for name in ("same_position_note", "unseen_penalty_note")
-                     if hasattr(event, name)]
-            notes = [note for note in notes if note]
+            notes = event.notes() if hasattr(event, "notes") else []
             await self._moves_seen(list(event.moves), event.timestamp, (getattr(event, "evidence", None) or {}),
                                    "; ".join(notes) or None)
         elif kind == "Ambiguous":
