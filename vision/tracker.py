@@ -60,15 +60,20 @@ HAND_AREA_PITCHES = 5.0
 # render 1002, ply 29: fingers and the held piece over the near edge changed 4.1 spacings, under
 # HAND_AREA_PITCHES); a hand resting at the sheet's edge after a move, or a captured piece put
 # aside, touch no point. Such a hand holds a piece often over a second (render 1002: 1.2 s), so
-# the window waits REACH_S still for it, RESTING_S for a large still difference alone. In grey:
-# skin over a sheet of its brightness shows only at the arm's edges, and is missed (Cờ Tư Lệnh
-# render 1005, ply 53, a pink arm across a beige sheet).
+# the window waits REACH_S still for it, RESTING_S for a large still difference alone. In grey,
+# skin over a sheet of its brightness shows only at the arm's edges (Cờ Tư Lệnh render 1005, ply
+# 53, a pink arm across a beige sheet: grey 18 apart, Lab a* 13): where the grey differences
+# outside and inside the pieces' area are both large enough but apart, pixels whose a* or b*
+# left their neighbours' range by CHROMA_LEVEL (the view's median shift taken off) may join
+# them. Colour only joins: alone, light that tints a corner of the sheet is taken for an arm
+# (Cờ Tướng render 1000, a light green sheet).
 REACH_CLEAR_PITCHES = 0.8
 REACH_AREA_PITCHES = 1.0
 REACH_TOUCH_PITCHES = 0.3
 RESTING_S = 1.0
 REACH_S = 2.5
 REACH_LOOKS = 3
+CHROMA_LEVEL = 8
 # A point read as hidden by a hand is still read as the pieces it might show. Once the board has
 # been still HIDDEN_TRUST_S, a hidden point whose reading names, at HIDDEN_AGREE or more, exactly
 # what the likeliest explanation puts there confirms it rather than holding it: a piece the
@@ -181,6 +186,7 @@ class MoveTracker:
         self._evidence: inf.Evidence | None = None  # the last window's, judged on a press
         self._hidden: dict[int, np.ndarray] = {}  # of its hidden points, what each reads as
         self._reference: np.ndarray | None = None  # per-point crop centres at the last legal position
+        self._reference_view: np.ndarray | None = None  # what the board put on each point then
         self._centres_now: np.ndarray | None = None
         self._suspect: set[int] = set()
         self._gate_prev: np.ndarray | None = None
@@ -330,6 +336,7 @@ class MoveTracker:
             self.detector.recalibrate(calibration)
         self._make_gate(calibration)
         self._reference = None
+        self._reference_view = None
         self._centres_now = None
         self._settle = _Settle(located=True)
 
@@ -390,6 +397,7 @@ class MoveTracker:
         self._now = 0.0
         self.resting = 0.0  # how long a still hand seen now holds the window (seconds)
         self._verdict_look: np.ndarray | None = None  # the gate's look when the last window was judged
+        self._colour_look: np.ndarray | None = None  # Lab a*, b* of the last legal look
 
     def _pieces_region(self, calibration: Calibration, scale: float, pitch: float) -> np.ndarray:
         """Where the pieces stand in the gate's view: the grid grown by REACH_CLEAR_PITCHES."""
@@ -470,7 +478,40 @@ class MoveTracker:
             return False
         out_counts = np.bincount(labels[beyond], minlength=count)[1:]
         in_counts = np.bincount(labels[self._pieces], minlength=count)[1:]
+        if np.any((out_counts > self._reach_area) & (in_counts > self._reach_touch)):
+            return True
+        if not (np.any(out_counts > self._reach_area) and np.any(in_counts > self._reach_touch)):
+            return False
+        return self._joined_by_colour(joined, beyond)
+
+    def _joined_by_colour(self, joined: np.ndarray, beyond: np.ndarray) -> bool:
+        """Whether pixels changed in colour since the last legal look join a large grey
+        difference outside the pieces' area to one inside it (an arm of the sheet's grey)."""
+        chroma = self._chroma(self._last_frame)
+        before = self._colour_look
+        if chroma is None or before is None or before.shape != chroma.shape:
+            return False
+        tinted = np.zeros(joined.shape, bool)
+        for channel in (0, 1):
+            new, old = chroma[..., channel], before[..., channel]
+            shift = int(round(float(np.median(new[self._gate_mask].astype(np.int16) - old[self._gate_mask]))))
+            adjusted = np.clip(old.astype(np.int16) + shift, 0, 255).astype(np.uint8)
+            low = cv2.subtract(cv2.erode(adjusted, self._gate_kernel), CHROMA_LEVEL)
+            high = cv2.add(cv2.dilate(adjusted, self._gate_kernel), CHROMA_LEVEL)
+            tinted |= (new < low) | (new > high)
+        tinted = cv2.morphologyEx((tinted & self._gate_mask).astype(np.uint8), cv2.MORPH_OPEN, self._gate_kernel)
+        count, labels = cv2.connectedComponents(joined | tinted, connectivity=8)
+        grey = joined > 0
+        out_counts = np.bincount(labels[grey & beyond], minlength=count)[1:]
+        in_counts = np.bincount(labels[grey & self._pieces], minlength=count)[1:]
         return bool(np.any((out_counts > self._reach_area) & (in_counts > self._reach_touch)))
+
+    def _chroma(self, frame: np.ndarray | None) -> np.ndarray | None:
+        """Lab a* and b* of the frame at the gate's size (None for a grey camera)."""
+        if frame is None or frame.ndim != 3:
+            return None
+        small = cv2.resize(frame, self._gate_size, interpolation=cv2.INTER_AREA)
+        return np.ascontiguousarray(cv2.cvtColor(small, cv2.COLOR_BGR2LAB)[..., 1:])
 
     # ------------------------------------------------------------------ reading points
     def _crops(self, frame: np.ndarray) -> np.ndarray:
@@ -492,12 +533,23 @@ class MoveTracker:
         return small / spread
 
     def _changed_rows(self, centres: np.ndarray) -> np.ndarray:
-        """Points whose look differs from the last legal position's (or that a check doubted)."""
+        """Points whose look differs from the last legal position's, that a check doubted, or
+        that moves since then changed."""
         if self._reference is None:
             return np.arange(self._n)
         diff = np.abs(centres - self._reference).mean(axis=(1, 2))
-        rows = set(np.flatnonzero(diff > CROP_CHANGE_LEVEL).tolist()) | self._suspect
+        rows = set(np.flatnonzero(diff > CROP_CHANGE_LEVEL).tolist()) | self._suspect | set(self._moved_since_look())
         return np.array(sorted(rows), dtype=int)
+
+    def _moved_since_look(self) -> list[int]:
+        """Points the moves committed since the last legal look changed. Looking as they did
+        then proves only that they hold what they held then: a commit made while a hand hid
+        another point takes no look, and the piece it moved may leave unseen (Cờ Tư Lệnh render
+        1005, plies 19–21: an air force landed, then shot down while frames were lost, was
+        pinned on its empty point and every later look read wrong)."""
+        if self._reference_view is None:
+            return []
+        return np.flatnonzero(self.rules.view(self.board) != self._reference_view).tolist()
 
     def _classify(self, crops: np.ndarray, frame: np.ndarray | None = None,
                   rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -570,11 +622,13 @@ class MoveTracker:
         """The board now looks as the last legal position should: remember that look."""
         if self._centres_now is not None:
             self._reference = self._centres_now
+            self._reference_view = np.array(self.rules.view(self.board))
         if self._gate_prev is not None:
             looks = self._gate_looks
             if looks and looks[-1].shape != self._gate_prev.shape:
                 looks.clear()
             looks.append(self._gate_prev)
+            self._colour_look = self._chroma(self._last_frame)
         self._suspect = set()
         self._present = set()
 
@@ -670,7 +724,8 @@ class MoveTracker:
         unchanged: list[int] = []
         if self._reference is not None and self._lifted is None:
             diff = np.abs(self._centres(crops) - self._reference[rows]).mean(axis=(1, 2))
-            changed = (diff > CROP_CHANGE_LEVEL).tolist()
+            moved = set(self._moved_since_look())
+            changed = [bool(d > CROP_CHANGE_LEVEL) or row in moved for d, row in zip(diff, rows, strict=True)]
             unchanged = [row for row, c in zip(rows, changed, strict=True) if not c]
             crops = crops[np.flatnonzero(changed)]
             rows = [row for row, c in zip(rows, changed, strict=True) if c]

@@ -6,6 +6,7 @@ script says is on the board, as a perfect classifier would."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 import games
@@ -538,15 +539,23 @@ def test_without_a_clock_a_piece_held_still_over_a_point_beside_its_target_is_no
 
 
 class _ArmCamera(ScriptedCamera):
-    """Still frames may show an arm: a bar (x0, y0, x1, y1 in pixels) from the image's near edge."""
+    """Still frames may show an arm: a bar (x0, y0, x1, y1 in pixels) from the image's near edge,
+    in `arm_colour`; `cuff` and `held`, when set, draw a dark cuff at the bar's near end and a
+    bright piece at its far end."""
 
     arm: tuple | None = None
+    arm_colour: tuple = (200, 200, 200)  # BGR
+    cuff = held = False
 
     def frame(self, hand: bool) -> np.ndarray:
         image = super().frame(hand)
         if self.arm is not None and not hand:
             x0, y0, x1, y1 = self.arm
-            image[y0:y1, x0:x1] = 200
+            image[y0:y1, x0:x1] = self.arm_colour
+            if self.cuff:
+                image[y1 - 66:y1, x0:x1] = 60
+            if self.held:
+                cv2.circle(image, ((x0 + x1) // 2, y0 + 10), 15, (200, 200, 200), -1)
         return image
 
 
@@ -591,6 +600,41 @@ def test_an_arm_holding_a_piece_still_over_a_point_holds_the_move_until_it_lands
     _move(camera, "b0c2")
     events, t = _play(tracker, camera, 1.0, t, hand=False)
     assert _committed(events) == ["b0c2"]
+
+
+# Pink of exactly the sheet's grey (120): in grey only the arm's cuff and the held piece show.
+PINK_OF_THE_SHEETS_GREY = (92, 100, 170)
+
+
+def test_an_arm_of_the_sheets_grey_joins_its_cuff_to_the_held_piece_by_its_colour():
+    """Skin and sheet may share a grey (Cờ Tư Lệnh render 1005, ply 53: a pink arm across a
+    beige sheet). In grey a dark cuff beyond the points and a piece held over a2 show, apart;
+    the arm's colour joins them, so the horse's move waits until it lands on c2."""
+    camera, tracker, t = _roomy_setup()
+    camera.arm_colour, camera.cuff, camera.held = PINK_OF_THE_SHEETS_GREY, True, True
+    camera.arm = ARM_OVER_A2
+    armed = cv2.cvtColor(camera.frame(hand=False), cv2.COLOR_BGR2GRAY)
+    assert set(np.unique(armed[340:410, 145:195]).tolist()) == {120}  # the arm between them
+    camera.arm = None
+    before = camera.board.copy()
+    t = _held_with_the_arm_in(tracker, camera, t, "b0a2", ARM_OVER_A2)
+    _, t = _play(tracker, camera, 0.4, t, hand=True)
+    camera.board, camera.arm = before, None
+    _move(camera, "b0c2")
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    assert _committed(events) == ["b0c2"]
+
+
+def test_colour_alone_is_no_arm():
+    """Light that tints a strip of the sheet from its edge to a moved piece (Cờ Tướng render
+    1000, a light green sheet) changes colour, not grey: the move commits within the window."""
+    camera, tracker, t = _roomy_setup()
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _move(camera, "b0a2")
+    camera.arm_colour, camera.held = PINK_OF_THE_SHEETS_GREY, True
+    camera.arm = ARM_OVER_A2
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    assert _committed(events) == ["b0a2"]
 
 
 def test_an_arm_that_stays_does_not_hold_the_record_for_ever_nor_once_it_has_gone():
@@ -844,3 +888,53 @@ def test_commander_an_attempt_kept_under_the_hand_is_recorded_where_the_hand_hid
 
     assert _artillery_tried_across_deep_water(hidden) == ["P5,9_7,9$", "B8,8_9,8"]
 
+
+
+class _CropCamera(ScriptedCamera):
+    """The camera's point crops too, as the runtime's fast path reads them: each class a fixed
+    texture, a hidden point a texture of its own that the classifier calls occluded. Only crops
+    that changed since the last legal look are classified again."""
+
+    def __init__(self, game: str, board) -> None:
+        super().__init__(game, board)
+        self.extractor, self.classifier = self, self
+        self.textures = [np.random.default_rng(k).integers(0, 2, (4, 4)).repeat(4, 0).repeat(4, 1) * 200.0
+                         for k in range(len(self.classes) + 1)]
+        self.order = list(range(len(self.classes)))
+        self.occluded_index = len(self.classes)
+
+    def extract(self, frame):
+        view = appearance(self.game, self.board)
+        kinds = [self.occluded_index if p in self.hidden else self.classes.index(view[p]) for p in self.points]
+        images = np.stack([np.repeat(self.textures[k][:, :, None], 3, axis=2) for k in kinds]).astype(np.uint8)
+        return type("Crops", (), {"images": images})
+
+    def __call__(self, crops):
+        probs = np.full((len(crops), len(self.textures)), 1e-4)
+        for i, crop in enumerate(crops):
+            probs[i, [np.array_equal(crop[:, :, 0], t.astype(np.uint8)) for t in self.textures].index(True)] = 1.0
+        return probs / probs.sum(axis=1, keepdims=True)
+
+
+def test_a_point_moves_changed_since_the_last_legal_look_is_read_though_it_looks_as_then():
+    """A commit made while a hand still hides a point takes no legal look, so the crops'
+    reference still shows the board before it. If the moved piece then leaves unseen, its point
+    looks as it did then, yet holds nothing (Cờ Tư Lệnh render 1005, plies 19–21: an air force
+    landed, then was shot down while frames were lost). The pair that followed must be read."""
+    board = games.get("xiangqi").board()
+    camera = _CropCamera("xiangqi", board.copy())
+    tracker = MoveTracker("xiangqi", board, camera, _calibration("xiangqi"))
+    events, t = _play(tracker, camera, 1.0, 0.0, hand=False)
+    assert any(isinstance(e, ev.StartFound) for e in events)
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _move(camera, "h2e2")
+    camera.hidden = {games.Point(7, 9)}  # black's hand already over the horse on h9
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    assert _committed(events) == ["h2e2"]
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    camera.hidden = set()
+    _move(camera, "h9g7")
+    _move(camera, "e2e1")
+    events, t = _play(tracker, camera, 1.5, t, hand=False)
+    assert _committed(events) == ["h9g7", "e2e1"]
+    assert tracker.classified_crops < 3 * len(camera.points)  # crops read only where they changed
