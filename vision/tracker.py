@@ -277,7 +277,10 @@ class MoveTracker:
             return out
         if self.adapt_at_start and still_for >= self.stability_s:
             out.extend(self._adapt(frame, timestamp))
-        if timestamp - self._last_full >= FULL_CHECK_S:
+        # A narrow move waits for the look a stability window later, not for whichever comes
+        # first: a full check just after the window's verdict, the hand still holding a piece
+        # over a point, read it a little surer and committed it (Cờ Tư Lệnh render 1007, ply 53).
+        if timestamp - self._last_full >= FULL_CHECK_S and self._tentative is None:
             self._last_full = timestamp
             out.extend(self._relocate(frame, timestamp))
             self._gather(frame, everything=True)
@@ -777,6 +780,7 @@ class MoveTracker:
         if verdict.status == "none":
             self._legal_look()
             self._last_signature = None
+            self._tentative = None
             if self._pending_penalty:
                 turn = self._pending_penalty
                 self._pending_penalty = []

@@ -697,6 +697,35 @@ def test_a_game_whose_pieces_all_read_less_surely_does_not_wait_on_every_move():
     assert seen == OPENING_MOVES + ["h2e2"]
 
 
+def test_a_narrow_reading_waits_a_stability_window_for_its_second_look_whatever_looks_sooner(monkeypatch):
+    """A narrow reading commits only if a look a stability window later names the same move. A
+    full check falling on the next frame, the hand still holding the piece over the point, is
+    no second look (Cờ Tư Lệnh render 1007, ply 53). Here a full check is due on every still
+    frame; the hand takes the cannon on to e2 0.2 s after the first look."""
+    import vision.tracker
+    from vision.tracker import CONFIRM_MARGIN
+
+    monkeypatch.setattr(vision.tracker, "FULL_CHECK_S", 0.0)
+    board = games.get("xiangqi").board()
+    camera = _HoveringCamera("xiangqi", board.copy())
+    camera.sureness = 0.9
+    tracker = MoveTracker("xiangqi", board, camera, _calibration("xiangqi"))
+    _, t = _play(tracker, camera, 1.0, 0.0, hand=False)
+    before = camera.board.copy()
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _move(camera, "h2f2")
+    camera.raised, camera.left, camera.left_piece = games.Point(5, 2), games.Point(7, 2), "red_cannon"
+    held = _verdict(tracker, camera)
+    assert held.status == "commit" and held.margin < CONFIRM_MARGIN
+    events, t = _play(tracker, camera, tracker.stability_s + 0.2, t, hand=False)
+    assert not _committed(events)
+    _, t = _play(tracker, camera, 0.4, t, hand=True)
+    camera.board, camera.raised, camera.left = before, None, None
+    _move(camera, "h2e2")
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    assert _committed(events) == ["h2e2"]
+
+
 def test_commander_a_narrow_reading_of_a_piece_held_beside_its_target_waits_for_the_hand():
     """Cờ Tư Lệnh at the near edge (render seed 1002, ply 29): the tank held over the point
     before its target, its own point still in the hand's shadow, reads as a move there with a
