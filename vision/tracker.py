@@ -409,11 +409,11 @@ class MoveTracker:
         clear = max(3, round(2 * REACH_CLEAR_PITCHES * pitch) | 1)
         return cv2.dilate(grid, np.ones((clear, clear), np.uint8)) > 0
 
-    def _outside(self, small: np.ndarray, before: np.ndarray) -> np.ndarray:
-        """Pixels that left the range of their earlier 3×3 neighbourhood (a one-pixel shake
-        stays inside it, a hand does not), within the board's area."""
-        low = cv2.subtract(cv2.erode(before, self._gate_kernel), MOTION_LEVEL)
-        high = cv2.add(cv2.dilate(before, self._gate_kernel), MOTION_LEVEL)
+    def _outside(self, small: np.ndarray, before: np.ndarray, level: int = MOTION_LEVEL) -> np.ndarray:
+        """Pixels that left the range of their earlier 3×3 neighbourhood by more than `level` (a
+        one-pixel shake stays inside it, a hand does not), within the board's area."""
+        low = cv2.subtract(cv2.erode(before, self._gate_kernel), level)
+        high = cv2.add(cv2.dilate(before, self._gate_kernel), level)
         return ((small < low) | (small > high)) & self._gate_mask
 
     def _motion(self, frame: np.ndarray) -> bool:
@@ -499,10 +499,8 @@ class MoveTracker:
             new, old = chroma[..., channel], before[..., channel]
             shift = int(round(float(np.median(new[self._gate_mask].astype(np.int16) - old[self._gate_mask]))))
             adjusted = np.clip(old.astype(np.int16) + shift, 0, 255).astype(np.uint8)
-            low = cv2.subtract(cv2.erode(adjusted, self._gate_kernel), CHROMA_LEVEL)
-            high = cv2.add(cv2.dilate(adjusted, self._gate_kernel), CHROMA_LEVEL)
-            tinted |= (new < low) | (new > high)
-        tinted = cv2.morphologyEx((tinted & self._gate_mask).astype(np.uint8), cv2.MORPH_OPEN, self._gate_kernel)
+            tinted |= self._outside(np.ascontiguousarray(new), adjusted, CHROMA_LEVEL)
+        tinted = cv2.morphologyEx(tinted.astype(np.uint8), cv2.MORPH_OPEN, self._gate_kernel)
         count, labels = cv2.connectedComponents(joined | tinted, connectivity=8)
         grey = joined > 0
         out_counts = np.bincount(labels[grey & beyond], minlength=count)[1:]
