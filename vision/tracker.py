@@ -476,36 +476,41 @@ class MoveTracker:
         for look in list(self._gate_looks)[:-1] + verdict_look:
             outside &= self._changed_since(look, small)
         joined = np.where(self._pieces, changed, outside).astype(np.uint8)
-        count, labels = cv2.connectedComponents(joined, connectivity=8)
-        if count < 2:
-            return False
-        out_counts = np.bincount(labels[beyond], minlength=count)[1:]
-        in_counts = np.bincount(labels[self._pieces], minlength=count)[1:]
-        if np.any((out_counts > self._reach_area) & (in_counts > self._reach_touch)):
+        outside_large, inside_large = self._region_sizes(joined, joined)
+        if np.any(outside_large & inside_large):
             return True
-        if not (np.any(out_counts > self._reach_area) and np.any(in_counts > self._reach_touch)):
+        if not (np.any(outside_large) and np.any(inside_large)):
+            return False  # no two parts for colour to join
+        tinted = self._tinted_since_legal_look()
+        if tinted is None:
             return False
-        return self._joined_by_colour(joined, beyond)
+        outside_large, inside_large = self._region_sizes(joined | tinted, joined)
+        return bool(np.any(outside_large & inside_large))
 
-    def _joined_by_colour(self, joined: np.ndarray, beyond: np.ndarray) -> bool:
-        """Whether pixels changed in colour since the last legal look join a large grey
-        difference outside the pieces' area to one inside it (an arm of the sheet's grey)."""
+    def _region_sizes(self, regions: np.ndarray, counted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """For each connected region of `regions`: whether its `counted` pixels outside the
+        pieces' area exceed the reach area, and whether those inside exceed the touch."""
+        count, labels = cv2.connectedComponents(regions, connectivity=8)
+        counted = counted > 0
+        beyond = self._gate_mask & ~self._pieces
+        out_counts = np.bincount(labels[counted & beyond], minlength=count)[1:]
+        in_counts = np.bincount(labels[counted & self._pieces], minlength=count)[1:]
+        return out_counts > self._reach_area, in_counts > self._reach_touch
+
+    def _tinted_since_legal_look(self) -> np.ndarray | None:
+        """Pixels whose Lab a* or b* left their neighbours' range at the last legal look by
+        CHROMA_LEVEL, the view's median shift taken off (None without colour)."""
         chroma = self._chroma(self._last_frame)
         before = self._colour_look
         if chroma is None or before is None or before.shape != chroma.shape:
-            return False
-        tinted = np.zeros(joined.shape, bool)
+            return None
+        tinted = np.zeros(chroma.shape[:2], bool)
         for channel in (0, 1):
             new, old = chroma[..., channel], before[..., channel]
             shift = int(round(float(np.median(new[self._gate_mask].astype(np.int16) - old[self._gate_mask]))))
             adjusted = np.clip(old.astype(np.int16) + shift, 0, 255).astype(np.uint8)
             tinted |= self._outside(np.ascontiguousarray(new), adjusted, CHROMA_LEVEL)
-        tinted = cv2.morphologyEx(tinted.astype(np.uint8), cv2.MORPH_OPEN, self._gate_kernel)
-        count, labels = cv2.connectedComponents(joined | tinted, connectivity=8)
-        grey = joined > 0
-        out_counts = np.bincount(labels[grey & beyond], minlength=count)[1:]
-        in_counts = np.bincount(labels[grey & self._pieces], minlength=count)[1:]
-        return bool(np.any((out_counts > self._reach_area) & (in_counts > self._reach_touch)))
+        return cv2.morphologyEx(tinted.astype(np.uint8), cv2.MORPH_OPEN, self._gate_kernel)
 
     def _chroma(self, frame: np.ndarray | None) -> np.ndarray | None:
         """Lab a* and b* of the frame at the gate's size (None for a grey camera)."""

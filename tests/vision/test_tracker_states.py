@@ -703,27 +703,37 @@ def test_a_narrow_reading_waits_a_stability_window_for_its_second_look_whatever_
     no second look (Cờ Tư Lệnh render 1007, ply 53). Here a full check is due on every still
     frame; the hand takes the cannon on to e2 0.2 s after the first look."""
     import vision.tracker
-    from vision.tracker import CONFIRM_MARGIN
 
     monkeypatch.setattr(vision.tracker, "FULL_CHECK_S", 0.0)
     board = games.get("xiangqi").board()
     camera = _HoveringCamera("xiangqi", board.copy())
-    camera.sureness = 0.9
     tracker = MoveTracker("xiangqi", board, camera, _calibration("xiangqi"))
+    held = ("h2f2", games.Point(5, 2), games.Point(7, 2), "red_cannon")
+    assert _held_narrowly_then_set_down(tracker, camera, held, tracker.stability_s + 0.2, "h2e2") == ["h2e2"]
+
+
+def _held_narrowly_then_set_down(tracker, camera, held, still_s, landed):
+    """The hand makes `held` (move, the point the piece is raised over, the point it left, the
+    piece: read at 0.9, its own point still in the hand's shadow), a narrow reading, and stays
+    still `still_s`: nothing commits. It then sets the piece down as `landed`: what commits."""
+    from vision.tracker import CONFIRM_MARGIN
+
+    text, raised, left, piece = held
+    camera.sureness = 0.9
     _, t = _play(tracker, camera, 1.0, 0.0, hand=False)
     before = camera.board.copy()
     _, t = _play(tracker, camera, 0.5, t, hand=True)
-    _move(camera, "h2f2")
-    camera.raised, camera.left, camera.left_piece = games.Point(5, 2), games.Point(7, 2), "red_cannon"
-    held = _verdict(tracker, camera)
-    assert held.status == "commit" and held.margin < CONFIRM_MARGIN
-    events, t = _play(tracker, camera, tracker.stability_s + 0.2, t, hand=False)
+    _move(camera, text)
+    camera.raised, camera.left, camera.left_piece = raised, left, piece
+    reading = _verdict(tracker, camera)
+    assert reading.status == "commit" and reading.margin < CONFIRM_MARGIN
+    events, t = _play(tracker, camera, still_s, t, hand=False)
     assert not _committed(events)
     _, t = _play(tracker, camera, 0.4, t, hand=True)
     camera.board, camera.raised, camera.left = before, None, None
-    _move(camera, "h2e2")
+    _move(camera, landed)
     events, t = _play(tracker, camera, 1.0, t, hand=False)
-    assert _committed(events) == ["h2e2"]
+    return _committed(events)
 
 
 def test_commander_a_narrow_reading_of_a_piece_held_beside_its_target_waits_for_the_hand():
@@ -732,29 +742,16 @@ def test_commander_a_narrow_reading_of_a_piece_held_beside_its_target_waits_for_
     narrow margin (under CONFIRM_MARGIN). It waits REMOVAL_WAIT_S still; the tank lands on 6,5."""
     from games.commander import terrain as tr
     from tests.games.commander.helpers import with_kings
-    from vision.tracker import CONFIRM_MARGIN
 
     def point(name):
         return tr.to_point(tr.parse_point(name))
 
     board = with_kings({"4,5": "T"})
     camera = _HoveringCamera("commander", board.copy())
-    camera.sureness = 0.9
     tracker = MoveTracker("commander", board, camera, _calibration("commander"), wait_for_start=False)
-    _, t = _play(tracker, camera, 1.0, 0.0, hand=False)
-    before = camera.board.copy()
-    _, t = _play(tracker, camera, 0.5, t, hand=True)
-    _move(camera, "T4,5_5,5")
-    camera.raised, camera.left, camera.left_piece = point("5,5"), point("4,5"), "red_tank"
-    held = _verdict(tracker, camera)
-    assert held.status == "commit" and held.margin < CONFIRM_MARGIN
-    events, t = _play(tracker, camera, 1.0, t, hand=False)  # held still a second, little hand seen
-    assert not _committed(events)
-    _, t = _play(tracker, camera, 0.4, t, hand=True)
-    camera.board, camera.raised, camera.left = before, None, None
-    _move(camera, "T4,5_6,5")
-    events, t = _play(tracker, camera, 1.0, t, hand=False)
-    assert _committed(events) == ["T4,5_6,5"]
+    held = ("T4,5_5,5", point("5,5"), point("4,5"), "red_tank")
+    # held still a second, little hand seen
+    assert _held_narrowly_then_set_down(tracker, camera, held, 1.0, "T4,5_6,5") == ["T4,5_6,5"]
 
 
 def _verdict(tracker, camera):
