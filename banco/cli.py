@@ -168,6 +168,13 @@ def _locate_without_corners(layout, frame, source: str, piece_height_mm: float, 
     return calibrate_from_grid(layout, frame, source, piece_height_mm=piece_height_mm)
 
 
+def _size_note(measured: float) -> str:
+    from calibration.piece_size import is_usual
+
+    framing = "a usual size, read as usual" if is_usual(measured) else "crops framed to it"
+    return f"radius {measured:.2f} of the point spacing, {framing}"
+
+
 @app.command()
 def calibrate(
     game: GameOption = "xiangqi",
@@ -194,6 +201,7 @@ def calibrate(
     """
     from calibration import BoardLayout, Calibration, parse_corners
     from calibration.camera import grab_frame, read_image
+    from calibration.piece_size import is_usual, sized_to_pieces
     from calibration.profile import save
 
     photos = list(start_position or [])
@@ -217,6 +225,16 @@ def calibrate(
             if shot.shape[:2] != (height, width):
                 raise BancoError(f"{path} is {shot.shape[1]}×{shot.shape[0]}, not {width}×{height} like the "
                                  "calibrated view: start-position photos must come from the same camera")
+        # The pieces' size frames every crop: measured where the start position puts pieces, or
+        # on the calibration photo wherever discs show (an empty board keeps the usual size).
+        if frames:
+            from vision.adapt import start_labels
+            from vision.classes import EMPTY
+
+            occupied = [point for point, label in start_labels(game).items() if label != EMPTY]
+            cal, measured = sized_to_pieces(cal, frames[0], occupied)
+        else:
+            cal, measured = sized_to_pieces(cal, frame)
         report = None
         if frames:  # adapted before anything is written, so a wrong photo leaves no half-made profile
             from vision.adapt import adapt_to_start, save_with_profile
@@ -224,7 +242,8 @@ def calibrate(
 
             typer.echo(f"adapting the {game} classifier to the set on {len(frames)} start photo(s)…", err=True)
             report = adapt_to_start(PointClassifier(game), [(shot, cal) for shot in frames])
-        data = save(cal, out, camera=str(camera or image), image=frame)
+        reframed = measured is not None and not is_usual(measured)
+        data = save(cal, out, camera=str(camera or image), image=frame, radius_measured=reframed)
         if report is not None:
             adaptation_file = save_with_profile(report.adaptation, out)
     except ValueError as error:
@@ -232,8 +251,9 @@ def calibrate(
     except OSError as error:
         fail(f"cannot write {str(out)!r}: {error.strerror}")
     found = f" (grid confidence {cal.confidence:.2f})" if cal.confidence is not None else ""
+    size = _size_note(measured) if measured is not None else "the usual size: no pieces found to measure"
     typer.echo(f"{cal.method}: viewing angle {data['viewing_angle_deg']}°, "
-               f"piece radius {data['piece_radius_px']} px{found}")
+               f"piece radius {data['piece_radius_px']} px ({size}){found}")
     if report is not None:
         typer.echo(report.summary())
         typer.echo(f"wrote {adaptation_file}")
@@ -314,7 +334,8 @@ def recognize(
 
     from calibration import BoardLayout, Calibration, parse_corners
     from calibration.camera import read_image
-    from calibration.homography import DEFAULT_HEIGHT_RATIO
+    from calibration.homography import DEFAULT_HEIGHT_RATIO, DEFAULT_RADIUS_RATIO
+    from calibration.piece_size import sized_to_pieces
     from calibration.profile import load
     from vision.adapt import load_for_profile
     from vision.detector import Detector
@@ -333,7 +354,7 @@ def recognize(
         else:
             layout = BoardLayout.for_game(variant)
             thickness = piece_height if piece_height is not None else (
-                DEFAULT_HEIGHT_RATIO * layout.pitch_mm * 0.45)
+                DEFAULT_HEIGHT_RATIO * layout.pitch_mm * DEFAULT_RADIUS_RATIO)
             if corners:
                 cal = Calibration.from_corners(layout, parse_corners(corners), (width, height),
                                                piece_height_mm=thickness)
@@ -344,6 +365,11 @@ def recognize(
                     raise BancoError(f"{error}; give --corners or --calibration") from None
         if piece_height is not None:
             cal.piece_height_mm = piece_height
+        # Crops are framed by the pieces' size, so it is measured on the photo itself: a set
+        # with small discs would otherwise be read at a size the classifier never learned.
+        cal, measured = sized_to_pieces(cal, frame, height_known=piece_height is not None or bool(calibration_file))
+        if measured is not None and not as_json:
+            typer.echo(f"pieces measured: {_size_note(measured)}", err=True)
         adaptation = load_for_profile(calibration_file) if calibration_file and model is None else None
         # One still photo: every crop is read turned four ways (pieces face any way).
         observation = Detector(variant.name, cal, model, adaptation=adaptation, quarter_turns=True).observe(frame)

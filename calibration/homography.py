@@ -27,6 +27,8 @@ from games import Point
 
 # Without a measured thickness, pieces are taken to be half their radius thick.
 DEFAULT_HEIGHT_RATIO = 0.5
+# Without a measured size, a piece's radius is this share of the point spacing (usual sets).
+DEFAULT_RADIUS_RATIO = 0.45
 
 
 class CalibrationError(ValueError):
@@ -42,7 +44,7 @@ class Calibration:
     image_size: tuple[int, int]  # width, height
     method: str = "corners"
     piece_height_mm: float = 0.0
-    piece_radius_ratio: float = 0.45  # piece radius as a fraction of the point spacing
+    piece_radius_ratio: float = DEFAULT_RADIUS_RATIO  # piece radius as a fraction of the point spacing
     confidence: float | None = None  # how well an automatically found grid matched (method "grid")
     _pose: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(default=None, repr=False)
 

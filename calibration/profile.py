@@ -15,8 +15,9 @@ from typing import Any
 import numpy as np
 
 import games
-from calibration.homography import Calibration, CalibrationError
+from calibration.homography import DEFAULT_RADIUS_RATIO, Calibration, CalibrationError
 from calibration.layout import BoardLayout
+from calibration.piece_size import LARGEST, SMALLEST
 
 VERSION = 1
 
@@ -49,7 +50,10 @@ def colour_statistics(calibration: Calibration, image: np.ndarray) -> dict[str, 
             "board_std": stack.std(axis=0).round(2).tolist(), "samples": len(values)}
 
 
-def to_dict(calibration: Calibration, *, camera: str = "", colour: dict | None = None) -> dict[str, Any]:
+def to_dict(calibration: Calibration, *, camera: str = "", colour: dict | None = None,
+            radius_measured: bool = False) -> dict[str, Any]:
+    """The profile of `calibration`. `radius_measured` says the pieces' radius was measured on a
+    photo (`calibration.piece_size`); only then is it read back, otherwise the usual size is."""
     layout = calibration.layout
     g = layout.geometry
     return {
@@ -64,15 +68,17 @@ def to_dict(calibration: Calibration, *, camera: str = "", colour: dict | None =
         "homography": [[float(v) for v in row] for row in calibration.homography],
         "piece_radius_px": round(calibration.piece_radius_px(), 2),
         "piece_radius_mm": round(layout.pitch_mm * calibration.piece_radius_ratio, 2),
+        "piece_radius_measured": radius_measured,
         "piece_height_mm": calibration.piece_height_mm,
         "viewing_angle_deg": round(calibration.viewing_angle_deg(), 1),
         "colour": colour or {},
     }
 
 
-def save(calibration: Calibration, path: Path, *, camera: str = "", image: np.ndarray | None = None) -> dict:
+def save(calibration: Calibration, path: Path, *, camera: str = "", image: np.ndarray | None = None,
+         radius_measured: bool = False) -> dict:
     colour = colour_statistics(calibration, image) if image is not None else {}
-    data = to_dict(calibration, camera=camera, colour=colour)
+    data = to_dict(calibration, camera=camera, colour=colour, radius_measured=radius_measured)
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return data
 
@@ -105,4 +111,20 @@ def from_dict(data: Any, source: str = "profile") -> Calibration:
         raise CalibrationError(f"{source}: missing or bad field {error}") from None
     if homography.shape != (3, 3) or not np.all(np.isfinite(homography)) or abs(np.linalg.det(homography)) < 1e-12:
         raise CalibrationError(f"{source}: the homography is not an invertible 3×3 matrix")
-    return Calibration(layout, homography, size, method, piece_height_mm=height_mm)
+    radius_ratio = _radius_ratio(data, layout, source)
+    return Calibration(layout, homography, size, method, piece_height_mm=height_mm, piece_radius_ratio=radius_ratio)
+
+
+def _radius_ratio(data: dict, layout: BoardLayout, source: str) -> float:
+    """The pieces' radius as a share of the spacing: the profile's if it was measured."""
+    if data.get("piece_radius_measured", False) is not True:
+        return DEFAULT_RADIUS_RATIO
+    radius_mm = data.get("piece_radius_mm")
+    try:
+        ratio = float(radius_mm) / layout.pitch_mm
+    except (TypeError, ValueError):
+        ratio = float("nan")
+    if not SMALLEST <= ratio <= LARGEST:
+        raise CalibrationError(f"{source}: piece_radius_mm {radius_mm!r} is not between {SMALLEST} and {LARGEST} "
+                               f"of the {layout.pitch_mm:g} mm point spacing")
+    return ratio

@@ -18,6 +18,7 @@ import numpy as np
 
 from calibration import Calibration
 from calibration.homography import DEFAULT_HEIGHT_RATIO
+from calibration.piece_size import strongest_circle
 from models.synth.scene import render_scene
 from vision.classes import EMPTY, classes
 from vision.crops import CROP_SIZE, CROP_SPAN_RADII, CropExtractor
@@ -49,8 +50,56 @@ def scene_crops(game: str, rng: random.Random, empty_keep: float = 0.3, **scene_
     return pairs
 
 
-def paste_real_crop(crop: np.ndarray, background: np.ndarray, rng: random.Random) -> np.ndarray:
-    """Frame a tight real photo of a piece like a station crop: centred on a board background."""
+# A ring printed on a piece's face lies at 0.7–0.9 of its radius: the rim is up to 1.4 times as far out.
+RING_TO_RIM = 1.4
+
+
+def disc_rim(grey: np.ndarray) -> tuple[float, float, float] | None:
+    """A piece's rim in a grey crop of one piece, as (x, y, radius).
+
+    The most evident circle is often the ring printed inside the rim (dark ink on a light
+    face); a circle around it, on about the same centre and at most RING_TO_RIM times as
+    large, is then the rim."""
+    side = min(grey.shape[:2])
+    found = strongest_circle(grey, side * 0.25, side * 0.55)
+    if found is None:
+        return None
+    x, y, r = found
+    outer = strongest_circle(grey, r * 1.1, r * RING_TO_RIM)
+    if outer is not None and np.hypot(outer[0] - x, outer[1] - y) <= 0.12 * r:
+        return outer
+    return found
+
+
+def disc_of(crop: np.ndarray) -> np.ndarray:
+    """The square around the piece's disc in a photographed crop, or the crop itself if no disc
+    is found.
+
+    The shared set's crops are framed unevenly: some hug the disc, others show it at half their
+    width with the screen or board around it. The station frames every crop by the calibrated
+    piece radius, so the disc fills the same share of each; a loose crop pasted whole would give
+    a piece far smaller than any the station cuts.
+    """
+    height, width = crop.shape[:2]
+    side = min(height, width)
+    found = disc_rim(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY))
+    if found is None:
+        return crop
+    x, y, r = found
+    if abs(x - width / 2) > side / 4 or abs(y - height / 2) > side / 4:
+        return crop
+    x0, y0, x1, y1 = (int(round(v)) for v in (x - r, y - r, x + r, y + r))
+    pad = max(0, -x0, -y0, x1 - width, y1 - height)
+    if pad:
+        crop = cv2.copyMakeBorder(crop, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+    return crop[y0 + pad:y1 + pad, x0 + pad:x1 + pad]
+
+
+def paste_real_crop(crop: np.ndarray, background: np.ndarray, rng: random.Random, framed: bool = True) -> np.ndarray:
+    """Frame a real photo of a piece like a station crop: its disc centred on a board background
+    (the whole photo, as the set framed it, unless `framed`)."""
+    if framed:
+        crop = disc_of(crop)
     size = background.shape[0]
     diameter = int(round(2 * size / CROP_SPAN_RADII * rng.uniform(0.9, 1.08)))
     piece = cv2.resize(crop, (diameter, diameter), interpolation=cv2.INTER_AREA)

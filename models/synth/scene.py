@@ -150,7 +150,8 @@ def random_stacks(game: str, position: dict[Point, str], rng: random.Random) -> 
 
 def render_scene(game: str, rng: random.Random, position: dict[Point, str] | None = None,
                  size=(1280, 720), hands: bool | None = None, max_tilt: float = 45.0,
-                 px_per_mm: float = 2.0, split: str = "train", stacks: dict[Point, int] | None = None) -> Scene:
+                 px_per_mm: float = 2.0, split: str = "train", stacks: dict[Point, int] | None = None,
+                 radius_ratio: float | None = None) -> Scene:
     """Render one photo. ``split="test"`` draws with the held-out font and textures.
 
     `position` maps points to the class seen on top; `stacks` gives the number of discs at the
@@ -166,7 +167,7 @@ def render_scene(game: str, rng: random.Random, position: dict[Point, str] | Non
     k, rotation, t = random_camera(layout, rng, size, max_tilt)
     homography = k @ np.column_stack([rotation[:, 0], rotation[:, 1], t])
     homography /= homography[2, 2]
-    radius_ratio = rng.uniform(0.4, 0.47)
+    radius_ratio = rng.uniform(0.4, 0.47) if radius_ratio is None else radius_ratio
     radius_mm = layout.pitch_mm * radius_ratio
     # Wooden Xiangqi discs are thick: 0.25–0.9 of their radius.
     height_mm = radius_mm * rng.uniform(0.25, 0.9)

@@ -1,0 +1,151 @@
+"""The pieces' size measured on a photo, kept in the profile, and framing every crop."""
+
+import json
+import random
+import subprocess
+import sys
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration import CalibrationError
+from calibration.homography import DEFAULT_RADIUS_RATIO
+from calibration.piece_size import measure_piece_radius, sized_to_pieces
+from calibration.profile import from_dict, load, save, to_dict
+from models.synth.dataset import disturbed
+from models.synth.scene import render_scene
+from vision.adapt import start_labels
+from vision.classes import EMPTY
+from vision.detector import Detector
+
+
+def _start_scene(seed: int, radius_ratio: float, game: str = "xiangqi", position=None):
+    """A rendered photo of the start position (or `position`) whose grid corners are all in view."""
+    if position is None:
+        position = {point: label for point, label in start_labels(game).items() if label != EMPTY}
+    for attempt in range(seed, seed + 50):
+        scene = render_scene(game, random.Random(attempt), position=position, hands=False, max_tilt=30,
+                             split="test", radius_ratio=radius_ratio)
+        corners = scene.calibration.grid_corners_px()
+        if ((corners >= 0) & (corners < scene.image.shape[1::-1])).all():
+            return scene
+    raise AssertionError("no rendered photo showed the whole grid")
+
+
+@pytest.mark.parametrize("game,truth", [("xiangqi", 0.32), ("xiangqi", 0.52), ("cotoan", 0.36), ("commander", 0.42)])
+def test_the_radius_is_measured_where_pieces_stand(game, truth):
+    scene = _start_scene(4, truth, game)
+    calibration = disturbed(scene.calibration, random.Random(4))
+    occupied = [point for point, label in scene.labels.items() if label != EMPTY]
+    assert measure_piece_radius(calibration, scene.image, occupied) == pytest.approx(truth, abs=0.03)
+    # Not told where the pieces are, the empty points find no disc and do not sway the answer.
+    assert measure_piece_radius(calibration, scene.image) == pytest.approx(truth, abs=0.03)
+
+
+def test_an_empty_board_gives_no_measurement_and_keeps_the_calibration():
+    scene = render_scene("xiangqi", random.Random(2), position={}, hands=False, max_tilt=30)
+    calibration = disturbed(scene.calibration, random.Random(2))
+    assert measure_piece_radius(calibration, scene.image) is None
+    sized, measured = sized_to_pieces(calibration, scene.image)
+    assert measured is None and sized is calibration
+
+
+def test_a_thickness_not_given_is_guessed_for_the_measured_size():
+    scene = _start_scene(6, 0.34)
+    calibration = disturbed(scene.calibration, random.Random(6))
+    calibration.piece_height_mm = 7.0
+    kept, measured = sized_to_pieces(calibration, scene.image, height_known=True)
+    guessed, _ = sized_to_pieces(calibration, scene.image, height_known=False)
+    assert kept.piece_radius_ratio == measured and kept.piece_height_mm == 7.0
+    assert guessed.piece_height_mm == pytest.approx(0.5 * calibration.layout.pitch_mm * measured)
+    assert calibration.piece_radius_ratio == DEFAULT_RADIUS_RATIO  # the given one is not changed
+
+
+def test_small_pieces_framed_by_their_measured_size_are_read_better():
+    # Discs of 0.32 of the spacing cut at the usual framing show the classifier pieces smaller
+    # than any it learned; framed by their measured size, they look as it knows them.
+    right = {"usual": 0, "measured": 0}
+    for seed in (11, 12, 13):
+        scene = _start_scene(seed, 0.32)
+        calibration = disturbed(scene.calibration, random.Random(seed))
+        sized, _ = sized_to_pieces(calibration, scene.image)
+        for name, cal in (("usual", calibration), ("measured", sized)):
+            observation = Detector("xiangqi", cal).observe(scene.image)
+            reads = np.argmax(observation.probabilities, axis=1)
+            right[name] += sum(observation.classes[k] == scene.labels[point]
+                               for point, k in zip(observation.points, reads, strict=True))
+    assert right["measured"] >= right["usual"] + 6, right
+
+
+def test_a_usual_size_keeps_the_usual_framing():
+    # The classifiers learned usual sets at the usual framing; a measurement is only good to a
+    # few hundredths, and a ring printed inside the rim may be what it found.
+    scene = _start_scene(9, 0.43)
+    calibration = disturbed(scene.calibration, random.Random(9))
+    sized, measured = sized_to_pieces(calibration, scene.image)
+    assert measured == pytest.approx(0.43, abs=0.03)
+    assert sized is calibration and sized.piece_radius_ratio == DEFAULT_RADIUS_RATIO
+
+
+def test_a_measured_radius_is_kept_in_the_profile_and_an_assumed_one_is_not(tmp_path):
+    scene = _start_scene(3, 0.33)
+    calibration, measured = sized_to_pieces(disturbed(scene.calibration, random.Random(3)), scene.image)
+    path = tmp_path / "cal.json"
+    data = save(calibration, path, radius_measured=True)
+    assert data["piece_radius_measured"] is True
+    assert load(path).piece_radius_ratio == pytest.approx(measured, abs=0.005)
+    # A profile that only assumed the size (an empty board, or the truth of a rendered video)
+    # reads back the usual size, as every profile did before sizes were measured.
+    assumed = to_dict(calibration)
+    assert assumed["piece_radius_measured"] is False
+    assert from_dict(assumed).piece_radius_ratio == DEFAULT_RADIUS_RATIO
+    del assumed["piece_radius_measured"]
+    assert from_dict(assumed).piece_radius_ratio == DEFAULT_RADIUS_RATIO
+
+
+@pytest.mark.parametrize("radius_mm", [0.5, 60.0, "big"])
+def test_a_measured_radius_out_of_reason_is_refused_by_name(radius_mm):
+    scene = _start_scene(3, 0.4)
+    data = json.loads(json.dumps(to_dict(scene.calibration, radius_measured=True)))
+    data["piece_radius_mm"] = radius_mm
+    with pytest.raises(CalibrationError, match="piece_radius_mm"):
+        from_dict(data)
+    assert issubclass(CalibrationError, ValueError)
+
+
+def _corners(calibration) -> str:
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in calibration.grid_corners_px())
+
+
+def _banco(*args):
+    return subprocess.run([sys.executable, "-m", "banco", *args], capture_output=True, text=True)
+
+
+def test_cli_calibrate_measures_the_start_position_and_recognize_the_photo(tmp_path):
+    scene = _start_scene(8, 0.34)
+    photo = tmp_path / "start.png"
+    cv2.imwrite(str(photo), scene.image)
+    out = tmp_path / "cal.json"
+    result = _banco("calibrate", "--game", "xiangqi", "--image", str(photo), "--corners",
+                    _corners(scene.calibration), "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    assert "of the point spacing, crops framed to it" in result.stdout
+    profile = json.loads(out.read_text())
+    assert profile["piece_radius_measured"] is True
+    assert profile["piece_radius_mm"] / profile["layout"]["pitch_mm"] == pytest.approx(0.34, abs=0.03)
+    result = _banco("recognize", str(photo), "--game", "xiangqi", "--corners", _corners(scene.calibration))
+    assert result.returncode == 0, result.stderr
+    assert "pieces measured: radius 0.3" in result.stderr and "crops framed to it" in result.stderr
+
+
+def test_cli_calibrate_on_an_empty_board_says_it_kept_the_usual_size(tmp_path):
+    scene = _start_scene(5, 0.45, position={})
+    photo = tmp_path / "empty.png"
+    cv2.imwrite(str(photo), scene.image)
+    out = tmp_path / "cal.json"
+    result = _banco("calibrate", "--game", "xiangqi", "--image", str(photo), "--corners",
+                    _corners(scene.calibration), "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    assert "the usual size" in result.stdout
+    assert json.loads(out.read_text())["piece_radius_measured"] is False
