@@ -168,10 +168,8 @@ def _locate_without_corners(layout, frame, source: str, piece_height_mm: float, 
     return calibrate_from_grid(layout, frame, source, piece_height_mm=piece_height_mm)
 
 
-def _size_note(measured: float) -> str:
-    from calibration.piece_size import is_usual
-
-    framing = "a usual size, read as usual" if is_usual(measured) else "crops framed to it"
+def _size_note(measured: float, reframed: bool) -> str:
+    framing = "crops framed to it" if reframed else "a usual size, read as usual"
     return f"radius {measured:.2f} of the point spacing, {framing}"
 
 
@@ -201,7 +199,7 @@ def calibrate(
     """
     from calibration import BoardLayout, Calibration, parse_corners
     from calibration.camera import grab_frame, read_image
-    from calibration.piece_size import is_usual, sized_to_pieces
+    from calibration.piece_size import sized_to_pieces
     from calibration.profile import save
 
     photos = list(start_position or [])
@@ -232,9 +230,10 @@ def calibrate(
             from vision.classes import EMPTY
 
             occupied = [point for point, label in start_labels(game).items() if label != EMPTY]
-            cal, measured = sized_to_pieces(cal, frames[0], occupied)
+            sized, measured = sized_to_pieces(cal, frames[0], occupied)
         else:
-            cal, measured = sized_to_pieces(cal, frame)
+            sized, measured = sized_to_pieces(cal, frame)
+        reframed, cal = sized is not cal, sized
         report = None
         if frames:  # adapted before anything is written, so a wrong photo leaves no half-made profile
             from vision.adapt import adapt_to_start, save_with_profile
@@ -242,7 +241,6 @@ def calibrate(
 
             typer.echo(f"adapting the {game} classifier to the set on {len(frames)} start photo(s)…", err=True)
             report = adapt_to_start(PointClassifier(game), [(shot, cal) for shot in frames])
-        reframed = measured is not None and not is_usual(measured)
         data = save(cal, out, camera=str(camera or image), image=frame, radius_measured=reframed)
         if report is not None:
             adaptation_file = save_with_profile(report.adaptation, out)
@@ -251,7 +249,7 @@ def calibrate(
     except OSError as error:
         fail(f"cannot write {str(out)!r}: {error.strerror}")
     found = f" (grid confidence {cal.confidence:.2f})" if cal.confidence is not None else ""
-    size = _size_note(measured) if measured is not None else "the usual size: no pieces found to measure"
+    size = _size_note(measured, reframed) if measured is not None else "the usual size: no pieces found to measure"
     typer.echo(f"{cal.method}: viewing angle {data['viewing_angle_deg']}°, "
                f"piece radius {data['piece_radius_px']} px ({size}){found}")
     if report is not None:
@@ -367,9 +365,10 @@ def recognize(
             cal.piece_height_mm = piece_height
         # Crops are framed by the pieces' size, so it is measured on the photo itself: a set
         # with small discs would otherwise be read at a size the classifier never learned.
-        cal, measured = sized_to_pieces(cal, frame, height_known=piece_height is not None or bool(calibration_file))
+        sized, measured = sized_to_pieces(cal, frame, height_known=piece_height is not None or bool(calibration_file))
         if measured is not None and not as_json:
-            typer.echo(f"pieces measured: {_size_note(measured)}", err=True)
+            typer.echo(f"pieces measured: {_size_note(measured, sized is not cal)}", err=True)
+        cal = sized
         adaptation = load_for_profile(calibration_file) if calibration_file and model is None else None
         # One still photo: every crop is read turned four ways (pieces face any way).
         observation = Detector(variant.name, cal, model, adaptation=adaptation, quarter_turns=True).observe(frame)

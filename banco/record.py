@@ -118,6 +118,7 @@ def locate_board(game: str, source, calibration: Path | None):
     from calibration import BoardLayout
     from calibration.homography import DEFAULT_HEIGHT_RATIO, DEFAULT_RADIUS_RATIO
     from calibration.markers import calibrate_from_markers
+    from calibration.piece_size import sized_to_pieces
     from calibration.profile import load
 
     variant = games.get(game)
@@ -133,9 +134,13 @@ def locate_board(game: str, source, calibration: Path | None):
     for frame, stamp in source:
         seen.append((frame, stamp))
         try:
-            return calibrate_from_markers(layout, frame, piece_height_mm=thickness), seen
+            found = calibrate_from_markers(layout, frame, piece_height_mm=thickness)
         except ValueError as error:
             last_error = str(error)
+        else:
+            # Framed for the pieces on the first view of the board when they are clearly
+            # smaller or larger than usual, as `banco calibrate` would have measured them.
+            return sized_to_pieces(found, frame, height_known=False)[0], seen
         if stamp > MARKER_SEARCH_S:
             break
     raise RecordError(f"the board was not found on the first {MARKER_SEARCH_S:g} s of the video "

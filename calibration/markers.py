@@ -93,7 +93,8 @@ class BoardLocator:
     def update(self, frame: np.ndarray) -> bool:
         try:
             fresh = calibrate_from_markers(self.calibration.layout, frame,
-                                           piece_height_mm=self.calibration.piece_height_mm)
+                                           piece_height_mm=self.calibration.piece_height_mm,
+                                           piece_radius_ratio=self.calibration.piece_radius_ratio)
         except CalibrationError:
             return False
         drift = fresh.drift_px(self.calibration)

@@ -4,10 +4,10 @@ Crops are framed by the pieces' radius (a share of the point spacing). A set who
 much smaller or larger than the usual ones would be cut too loose or too tight, and the
 classifier then sees pieces at a size it never learned: on 20 held-out renders with discs of
 0.32 of the spacing, read as `banco recognize` reads them, 95.1 % of points were right at the
-usual framing and 98.8 % framed by the measured size. So the radius is measured where pieces
+usual framing and 98.9 % framed by the measured size. So the radius is measured where pieces
 stand: each point's neighbourhood is looked at from straight above, the most evident circle
 found there, and the median over the points taken. Only a size clearly off the usual changes
-the framing (USUAL).
+the framing (USUAL, `sized_to_pieces`).
 
 >>> import games, numpy as np, cv2
 >>> from calibration import BoardLayout, Calibration
@@ -60,11 +60,9 @@ def strongest_circle(grey: np.ndarray, smallest_px: float, largest_px: float) ->
     return x, y, r
 
 
-def measure_piece_radius(calibration: Calibration, image: np.ndarray,
-                         points: Iterable[Point] | None = None) -> float | None:
-    """The pieces' radius as a share of the point spacing, from the discs found at `points`
-    (every point when not given: give the occupied ones when they are known), or None when
-    fewer than FEWEST_DISCS discs are found."""
+def disc_radii(calibration: Calibration, image: np.ndarray, points: Iterable[Point] | None = None) -> np.ndarray:
+    """The radius of the most evident circle around each of `points` (every point when not
+    given), as shares of the spacing, for the points where one was found."""
     if image is None or image.ndim != 3 or image.shape[2] != 3:
         raise ValueError("an image must be a BGR colour image (H × W × 3)")
     layout = calibration.layout
@@ -84,27 +82,39 @@ def measure_piece_radius(calibration: Calibration, image: np.ndarray,
         x, y, r = found
         if np.hypot(x - half, y - half) <= OFF_CENTRE * PITCH_PX:
             radii.append(r / PITCH_PX)
-    if len(radii) < FEWEST_DISCS:
-        return None
-    return float(np.median(radii))
+    return np.array(radii)
 
 
-def is_usual(radius_ratio: float) -> bool:
-    """Whether a measured radius (a share of the spacing) is read at the usual framing."""
-    return USUAL[0] <= radius_ratio <= USUAL[1]
+def measure_piece_radius(calibration: Calibration, image: np.ndarray,
+                         points: Iterable[Point] | None = None) -> float | None:
+    """The pieces' radius as a share of the point spacing: the median of `disc_radii` (give the
+    occupied points when they are known), or None when fewer than FEWEST_DISCS discs are found."""
+    radii = disc_radii(calibration, image, points)
+    return float(np.median(radii)) if len(radii) >= FEWEST_DISCS else None
 
 
 def sized_to_pieces(calibration: Calibration, image: np.ndarray, points: Iterable[Point] | None = None,
                     height_known: bool = True) -> tuple[Calibration, float | None]:
     """`calibration` framed for the pieces on `image` when they are clearly smaller or larger
-    than usual (see `measure_piece_radius` and USUAL), and the measured share (None when too
-    few discs show). A usual size keeps the usual framing, the one the classifiers learned.
+    than usual, and the radius it frames them at (else the median measured; None when fewer
+    than FEWEST_DISCS discs show). A usual size keeps the usual framing, the one the
+    classifiers learned.
 
-    Unless `height_known`, a reframed calibration takes the usual thickness for its size."""
-    measured = measure_piece_radius(calibration, image, points)
-    if measured is None or is_usual(measured):
-        return calibration, measured
-    sized = replace(calibration, piece_radius_ratio=measured)
+    Clearly means three discs in four: a set with a ring printed inside the rim shows some
+    discs at the ring's radius and some at the rim's. The framing is then the quartile nearest
+    the usual size, the largest size three in four small discs agree on (the smallest, for large
+    ones). Unless `height_known`, a reframed calibration takes the usual thickness for its size."""
+    radii = disc_radii(calibration, image, points)
+    if len(radii) < FEWEST_DISCS:
+        return calibration, None
+    lower, upper = np.percentile(radii, [25, 75])
+    if upper < USUAL[0]:
+        framing = float(upper)
+    elif lower > USUAL[1]:
+        framing = float(lower)
+    else:
+        return calibration, float(np.median(radii))
+    sized = replace(calibration, piece_radius_ratio=framing)
     if not height_known:
-        sized.piece_height_mm = DEFAULT_HEIGHT_RATIO * calibration.layout.pitch_mm * measured
-    return sized, measured
+        sized.piece_height_mm = DEFAULT_HEIGHT_RATIO * calibration.layout.pitch_mm * framing
+    return sized, framing

@@ -125,7 +125,8 @@ class Stage:
     """One board, one set of pieces, one camera: renders frames of a game in progress."""
 
     def __init__(self, game: str, rng: random.Random, size: tuple[int, int] = (1280, 720), fps: float = 15.0,
-                 split: str = "test", sprite: Callable[..., object] = render_piece) -> None:
+                 split: str = "test", sprite: Callable[..., object] = render_piece,
+                 radius_ratio: float | None = None) -> None:
         self.game = game
         self.rng = rng
         self.size = (int(size[0]), int(size[1]))
@@ -133,7 +134,8 @@ class Stage:
         self.variant = games.get(game)
         self.layout = BoardLayout.for_game(self.variant)
         self.homography = self._camera(rng)
-        self.radius_ratio = rng.uniform(0.4, 0.46)
+        # The pieces' radius as a share of the spacing: a usual set's unless given.
+        self.radius_ratio = rng.uniform(0.4, 0.46) if radius_ratio is None else radius_ratio
         self.radius_mm = self.layout.pitch_mm * self.radius_ratio
         self.height_mm = self.radius_mm * rng.uniform(0.3, 0.8)
         self.calibration = Calibration(self.layout, self.homography, self.size, "synthetic",

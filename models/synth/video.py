@@ -533,14 +533,15 @@ def _new_board(variant, fen: str | None, referee: bool):
 def render_game(game: str, moves: Sequence[str], out_dir: Path, *, seed: int, start_fen: str | None = None,
                 fps: float = 15, size=(1280, 720), split: str = "test", illegal_after: Sequence[int] = (),
                 unseen: Sequence[int] = (), progress: Callable[[int, int], None] | None = None,
-                board_moved_after: Sequence[int] = ()) -> RenderedGame:
+                board_moved_after: Sequence[int] = (), radius_ratio: float | None = None) -> RenderedGame:
     """Film `moves` played from `start_fen` (the game's start by default) into `out_dir`.
 
     Plies count from 1: ``illegal_after=[k]`` makes a wrong move after ply k (0: before the
     first) and puts it back; ``unseen=[k]`` cuts plies k and k+1 out of the picture;
     ``board_moved_after=[k]`` has someone knock the board after ply k: it slides 10–18 mm and
     turns 1.5–4° under the still camera (the truth's ``calibration`` is the one at the start,
-    ``board_moved`` says when and where to).
+    ``board_moved`` says when and where to). `radius_ratio` sizes the pieces (a share of the
+    point spacing; a usual set's at random when not given).
     """
     variant = games.get(game)
     if not 5 <= fps <= 60:
@@ -565,7 +566,7 @@ def render_game(game: str, moves: Sequence[str], out_dir: Path, *, seed: int, st
     unseen_set, illegal_set = check_schedule(plies, unseen, illegal_after)
 
     rng = random.Random(f"banco-video:{seed}")
-    stage = Stage(game, random.Random(rng.getrandbits(64)), size, fps, split)
+    stage = Stage(game, random.Random(rng.getrandbits(64)), size, fps, split, radius_ratio=radius_ratio)
     stage.set_position(seen(game, board), stack_sizes(game, board))
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -758,7 +759,7 @@ def cache_key(game: str, moves: Sequence[str], **options) -> str:
 def cached_game(game: str, moves: Sequence[str], *, seed: int, start_fen: str | None = None, fps: float = 15,
                 size=(1280, 720), split: str = "test", illegal_after: Sequence[int] = (), unseen: Sequence[int] = (),
                 progress: Callable[[int, int], None] | None = None,
-                board_moved_after: Sequence[int] = ()) -> RenderedGame:
+                board_moved_after: Sequence[int] = (), radius_ratio: float | None = None) -> RenderedGame:
     """`render_game` into the cache, rendered only the first time these arguments are seen."""
     extra = {"board_moved_after": tuple(board_moved_after)} if board_moved_after else {}
     key = cache_key(game, moves, seed=seed, start_fen=start_fen, fps=fps, size=tuple(size), split=split,

@@ -9,7 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration import CalibrationError
+import games
+from calibration import BoardLayout, Calibration, CalibrationError
 from calibration.homography import DEFAULT_RADIUS_RATIO
 from calibration.piece_size import measure_piece_radius, sized_to_pieces
 from calibration.profile import from_dict, load, save, to_dict
@@ -88,6 +89,31 @@ def test_a_usual_size_keeps_the_usual_framing():
     assert sized is calibration and sized.piece_radius_ratio == DEFAULT_RADIUS_RATIO
 
 
+def _discs_with_rings(ringed: int):
+    """20 usual discs (0.44 of a 50 px spacing) on a light board, the first `ringed` of them with
+    a dark ring printed inside the rim, a sharper edge than the rim itself."""
+    layout = BoardLayout.for_game(games.get("xiangqi"))
+    calibration = Calibration.from_corners(layout, [(40, 510), (440, 510), (440, 60), (40, 60)], (480, 600))
+    photo = np.full((600, 480, 3), (175, 195, 210), np.uint8)
+    for k, point in enumerate(calibration.all_points()[:20]):
+        x, y = (round(v) for v in calibration.point_pixel(point))
+        cv2.circle(photo, (x, y), 22, (215, 228, 235), -1, cv2.LINE_AA)
+        if k < ringed:
+            cv2.circle(photo, (x, y), 15, (30, 30, 160), 3, cv2.LINE_AA)
+    return calibration, photo
+
+
+def test_a_usual_set_whose_rings_show_on_half_its_discs_keeps_the_usual_framing():
+    calibration, photo = _discs_with_rings(11)
+    assert measure_piece_radius(calibration, photo) < 0.37  # the median is a ring's
+    sized, _ = sized_to_pieces(calibration, photo)
+    assert sized is calibration
+    # Had three discs in four shown only their ring, the set would be read as small.
+    calibration, photo = _discs_with_rings(16)
+    sized, framing = sized_to_pieces(calibration, photo)
+    assert sized is not calibration and sized.piece_radius_ratio == framing < 0.37
+
+
 def test_a_measured_radius_is_kept_in_the_profile_and_an_assumed_one_is_not(tmp_path):
     scene = _start_scene(3, 0.33)
     calibration, measured = sized_to_pieces(disturbed(scene.calibration, random.Random(3)), scene.image)
@@ -149,3 +175,30 @@ def test_cli_calibrate_on_an_empty_board_says_it_kept_the_usual_size(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "the usual size" in result.stdout
     assert json.loads(out.read_text())["piece_radius_measured"] is False
+
+
+def test_a_board_found_again_by_its_markers_keeps_the_pieces_size():
+    from calibration.markers import BoardLocator, calibrate_from_markers
+    from tests.calibration.test_calibration import camera_view
+
+    layout = BoardLayout.for_game(games.get("xiangqi"))
+    _, _, image = camera_view(layout, yaw_deg=0, tilt_deg=30)
+    locator = BoardLocator(calibrate_from_markers(layout, image, piece_height_mm=4.0, piece_radius_ratio=0.33))
+    assert locator.update(np.roll(image, 12, axis=1))
+    assert locator.calibration.piece_radius_ratio == 0.33 and locator.calibration.piece_height_mm == 4.0
+
+
+def test_record_frames_a_small_set_found_by_its_markers_to_its_size():
+    from banco.record import locate_board
+    from models.synth.stage import Stage
+
+    frames = {}
+    for ratio in (0.32, 0.43):
+        stage = Stage("xiangqi", random.Random(21), radius_ratio=ratio)
+        stage.set_position({point: label for point, label in start_labels("xiangqi").items() if label != EMPTY})
+        frames[ratio] = [(stage.frame(index), index / stage.fps) for index in range(2)]
+    small, _ = locate_board("xiangqi", iter(frames[0.32]), None)
+    assert small.piece_radius_ratio == pytest.approx(0.32, abs=0.03)
+    assert small.piece_height_mm == pytest.approx(0.5 * small.layout.pitch_mm * small.piece_radius_ratio)
+    usual, _ = locate_board("xiangqi", iter(frames[0.43]), None)
+    assert usual.piece_radius_ratio == DEFAULT_RADIUS_RATIO
