@@ -148,14 +148,19 @@ def _banco(*args):
     return subprocess.run([sys.executable, "-m", "banco", *args], capture_output=True, text=True)
 
 
-def test_cli_calibrate_measures_the_start_position_and_recognize_the_photo(tmp_path):
-    scene = _start_scene(8, 0.34)
-    photo = tmp_path / "start.png"
+def _calibrate_on(scene, folder):
+    """`banco calibrate` on the scene's photo from its grid corners: the result, the photo, the profile."""
+    photo, out = folder / "photo.png", folder / "cal.json"
     cv2.imwrite(str(photo), scene.image)
-    out = tmp_path / "cal.json"
     result = _banco("calibrate", "--game", "xiangqi", "--image", str(photo), "--corners",
                     _corners(scene.calibration), "--out", str(out))
     assert result.returncode == 0, result.stderr
+    return result, photo, out
+
+
+def test_cli_calibrate_measures_the_start_position_and_recognize_the_photo(tmp_path):
+    scene = _start_scene(8, 0.34)
+    result, photo, out = _calibrate_on(scene, tmp_path)
     assert "of the point spacing, crops framed to it" in result.stdout
     profile = json.loads(out.read_text())
     assert profile["piece_radius_measured"] is True
@@ -166,13 +171,7 @@ def test_cli_calibrate_measures_the_start_position_and_recognize_the_photo(tmp_p
 
 
 def test_cli_calibrate_on_an_empty_board_says_it_kept_the_usual_size(tmp_path):
-    scene = _start_scene(5, 0.45, position={})
-    photo = tmp_path / "empty.png"
-    cv2.imwrite(str(photo), scene.image)
-    out = tmp_path / "cal.json"
-    result = _banco("calibrate", "--game", "xiangqi", "--image", str(photo), "--corners",
-                    _corners(scene.calibration), "--out", str(out))
-    assert result.returncode == 0, result.stderr
+    result, _, out = _calibrate_on(_start_scene(5, 0.45, position={}), tmp_path)
     assert "the usual size" in result.stdout
     assert json.loads(out.read_text())["piece_radius_measured"] is False
 
