@@ -49,6 +49,7 @@ def frames_of(spec: int | str):
 def _calibration(variant, calibration_file: Path | None, spec: int | str):
     from calibration import BoardLayout
     from calibration.markers import calibrate_from_markers
+    from calibration.piece_size import sized_to_pieces
     from calibration.profile import load
 
     if calibration_file is not None:
@@ -61,9 +62,11 @@ def _calibration(variant, calibration_file: Path | None, spec: int | str):
     try:
         for frame, _timestamp in source:
             try:
-                return calibrate_from_markers(BoardLayout.for_game(variant), frame)
+                found = calibrate_from_markers(BoardLayout.for_game(variant), frame)
             except ValueError as error:
                 raise BancoError(f"{error}; calibrate first (banco calibrate) and give --calibration") from None
+            # A set clearly smaller or larger than usual is framed to its size, as calibrate would.
+            return sized_to_pieces(found, frame)[0]
     finally:
         source.close()
     raise BancoError(f"the camera {spec!r} gave no frame to calibrate from")

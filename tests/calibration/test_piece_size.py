@@ -187,17 +187,34 @@ def test_a_board_found_again_by_its_markers_keeps_the_pieces_size():
     assert locator.calibration.piece_radius_ratio == 0.33 and locator.calibration.piece_height_mm == 4.0
 
 
-def test_record_frames_a_small_set_found_by_its_markers_to_its_size():
-    from banco.record import locate_board
+def _filmed_start(ratio: float) -> list:
+    """Two frames (with their times) of a rendered start position whose board has markers."""
     from models.synth.stage import Stage
 
-    frames = {}
-    for ratio in (0.32, 0.43):
-        stage = Stage("xiangqi", random.Random(21), radius_ratio=ratio)
-        stage.set_position({point: label for point, label in start_labels("xiangqi").items() if label != EMPTY})
-        frames[ratio] = [(stage.frame(index), index / stage.fps) for index in range(2)]
-    small, _ = locate_board("xiangqi", iter(frames[0.32]), None)
+    stage = Stage("xiangqi", random.Random(21), radius_ratio=ratio)
+    stage.set_position({point: label for point, label in start_labels("xiangqi").items() if label != EMPTY})
+    return [(stage.frame(index), index / stage.fps) for index in range(2)]
+
+
+def test_record_frames_a_small_set_found_by_its_markers_to_its_size():
+    from banco.record import locate_board
+
+    small, _ = locate_board("xiangqi", iter(_filmed_start(0.32)), None)
     assert small.piece_radius_ratio == pytest.approx(0.32, abs=0.03)
     assert small.piece_height_mm == pytest.approx(0.5 * small.layout.pitch_mm * small.piece_radius_ratio)
-    usual, _ = locate_board("xiangqi", iter(frames[0.43]), None)
+    usual, _ = locate_board("xiangqi", iter(_filmed_start(0.43)), None)
     assert usual.piece_radius_ratio == DEFAULT_RADIUS_RATIO
+
+
+def test_watch_frames_a_small_set_found_by_its_markers_to_its_size(tmp_path):
+    from banco.watch import _calibration
+
+    frames = _filmed_start(0.32)
+    video = tmp_path / "start.mp4"
+    height, width = frames[0][0].shape[:2]
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"mp4v"), 10, (width, height))
+    for frame, _ in frames:
+        writer.write(frame)
+    writer.release()
+    calibration = _calibration(games.get("xiangqi"), None, str(video))
+    assert calibration.piece_radius_ratio == pytest.approx(0.32, abs=0.03)
