@@ -272,7 +272,11 @@ class MoveTracker:
             return out
         if self._recheck_at is not None and timestamp >= self._recheck_at:
             self._recheck_at = None
-            self._gather(frame)
+            # A look no legal move explains is confirmed on the whole board: a point kept from
+            # its last look may hide the other half of the move (Cờ Toán render 1005, ply 6, with
+            # the second model: the point a piece left looked 0.37 from before, under
+            # CROP_CHANGE_LEVEL, and its landing alone was reported illegal).
+            self._gather(frame, everything=self._doubt is not None and self._doubt[0] == "illegal")
             out.extend(self._conclude(frame, timestamp))
             return out
         if self.adapt_at_start and still_for >= self.stability_s:
@@ -853,9 +857,9 @@ class MoveTracker:
                     self._legal_look()
             return [event]
         signature = (verdict.status, tuple(verdict.points), tuple(tuple(map(str, c.moves)) for c in verdict.candidates))
-        if signature == self._last_signature:
+        if _same_doubt(signature, self._last_signature):
             return []
-        if verdict.status in ("illegal", "ambiguous") and (signature != self._doubt
+        if verdict.status in ("illegal", "ambiguous") and (not _same_doubt(signature, self._doubt)
                                                              or self._doubt_at < self.last_motion):
             # A hand that pauses mid-move (a captured piece already off, the mover still up) shows
             # for a moment a board no legal move explains: a doubt reaches the referee and the
@@ -1031,6 +1035,18 @@ def _mean_read(reads: list[np.ndarray]) -> np.ndarray:
     """A point's reads over the window as one row of log-probabilities."""
     mean = np.mean(reads, axis=0)
     return mean - np.logaddexp.reduce(mean)
+
+
+def _same_doubt(signature: tuple, earlier: tuple | None) -> bool:
+    """Whether a look's doubt is one seen before: the same, or both illegal with a point in
+    common. A wrong move's own points stay, while a neighbour read one way, then the other,
+    comes and goes (Cờ Toán render 1005 with the second model: the wrong move after ply 20
+    stood 5 s, and no two looks named the same points, so it was never reported)."""
+    if earlier is None:
+        return False
+    if signature == earlier:
+        return True
+    return signature[0] == earlier[0] == "illegal" and bool(set(signature[1]) & set(earlier[1]))
 
 
 def _log_rows(probs: np.ndarray) -> np.ndarray:
