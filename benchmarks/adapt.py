@@ -19,23 +19,31 @@ which is how `vision.adapt`'s defaults were chosen.
 
 from __future__ import annotations
 
-import argparse
-import random
-import time
+import sys
+from pathlib import Path
 
-import numpy as np
+# Run as a script, this file's folder comes first on sys.path, where benchmarks/vision.py would
+# hide the `vision` package.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != _HERE]
 
-import games
-from calibration.homography import DEFAULT_HEIGHT_RATIO
-from calibration.markers import calibrate_from_markers
-from models.synth.dataset import disturbed
-from models.synth.playout import random_game
-from models.synth.stage import Stage
-from models.synth.video import seen, stack_sizes
-from vision.adapt import Adaptation, GlyphTemplates, adapt_to_start, collect, fit, start_labels
-from vision.classes import EMPTY, appearance
-from vision.crops import CropExtractor
-from vision.detector import Detector, PointClassifier
+import argparse  # noqa: E402
+import random  # noqa: E402
+import time  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+import games  # noqa: E402
+from calibration.homography import DEFAULT_HEIGHT_RATIO  # noqa: E402
+from calibration.markers import calibrate_from_markers  # noqa: E402
+from models.synth.dataset import disturbed  # noqa: E402
+from models.synth.playout import random_game  # noqa: E402
+from models.synth.stage import Stage  # noqa: E402
+from models.synth.video import seen, stack_sizes  # noqa: E402
+from vision.adapt import Adaptation, GlyphTemplates, adapt_to_start, collect, fit, start_labels  # noqa: E402
+from vision.classes import EMPTY, appearance  # noqa: E402
+from vision.crops import CropExtractor  # noqa: E402
+from vision.detector import Detector, PointClassifier  # noqa: E402
 
 SIZE = (1280, 720)
 

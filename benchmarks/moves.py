@@ -23,21 +23,28 @@ through the tracker (decoding excluded), and the ratios banco / naive.
 
 from __future__ import annotations
 
-import argparse
-import statistics
 import sys
-import time
-from dataclasses import dataclass, field
+from pathlib import Path
 
-import numpy as np
+# Run as a script, this file's folder comes first on sys.path, where benchmarks/vision.py would
+# hide the `vision` package.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != _HERE]
 
-import games
-from calibration import profile
-from vision import events as ev
-from vision import inference as inf
-from vision.capture import FrameSource
-from vision.detector import Detector, default_model_path
-from vision.tracker import MoveTracker
+import argparse  # noqa: E402
+import statistics  # noqa: E402
+import time  # noqa: E402
+from dataclasses import dataclass, field  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+import games  # noqa: E402
+from calibration import profile  # noqa: E402
+from vision import events as ev  # noqa: E402
+from vision import inference as inf  # noqa: E402
+from vision.capture import FrameSource  # noqa: E402
+from vision.detector import Detector, default_model_path  # noqa: E402
+from vision.tracker import MoveTracker  # noqa: E402
 
 GAMES = ("xiangqi", "commander", "cotoan")
 

@@ -17,18 +17,25 @@ count. Three numbers for the videos:
 
 from __future__ import annotations
 
-import argparse
-import random
-import tempfile
-import time
+import sys
 from pathlib import Path
 
-import cv2
+# Run as a script, this file's folder comes first on sys.path, where benchmarks/vision.py would
+# hide the `vision` package.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != _HERE]
 
-from models.synth.playout import random_game
-from models.synth.scene import render_scene
-from models.synth.stage import HandPose, Stage
-from models.synth.video import render_game
+import argparse  # noqa: E402
+import random  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+
+import cv2  # noqa: E402
+
+from models.synth.playout import random_game  # noqa: E402
+from models.synth.scene import render_scene  # noqa: E402
+from models.synth.stage import HandPose, Stage  # noqa: E402
+from models.synth.video import render_game  # noqa: E402
 
 
 def photos_per_second(game: str, photos: int, size: tuple[int, int]) -> float:

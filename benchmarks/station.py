@@ -11,19 +11,26 @@ real-time factor is video seconds per wall second (above 1: faster than the game
 
 from __future__ import annotations
 
-import argparse
-import tempfile
-import time
+import sys
 from pathlib import Path
 
-import cv2
+# Run as a script, this file's folder comes first on sys.path, where benchmarks/vision.py would
+# hide the `vision` package.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != _HERE]
 
-import games
-from banco.demo import DEMO_FPS, DEMO_SEED, DEMO_SIZE, build, demo_game, run_headless
-from calibration.profile import from_dict
-from models.synth.video import cached_game
-from vision.detector import Detector
-from vision.tracker import MoveTracker
+import argparse  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+
+import cv2  # noqa: E402
+
+import games  # noqa: E402
+from banco.demo import DEMO_FPS, DEMO_SEED, DEMO_SIZE, build, demo_game, run_headless  # noqa: E402
+from calibration.profile import from_dict  # noqa: E402
+from models.synth.video import cached_game  # noqa: E402
+from vision.detector import Detector  # noqa: E402
+from vision.tracker import MoveTracker  # noqa: E402
 
 
 def bare_tracker(rendered) -> tuple[float, int, int]:
