@@ -242,7 +242,7 @@ def calibrate(
             typer.echo(f"adapting the {game} classifier to the set on {len(frames)} start photo(s)…", err=True)
             report = adapt_to_start(PointClassifier(game), [(shot, cal) for shot in frames])
         data = save(cal, out, camera=str(camera or image), image=frame, radius_measured=reframed)
-        if report is not None:
+        if report is not None and report.helps:
             adaptation_file = save_with_profile(report.adaptation, out)
     except ValueError as error:
         fail(str(error))
@@ -254,7 +254,8 @@ def calibrate(
                f"piece radius {data['piece_radius_px']} px ({size}){found}")
     if report is not None:
         typer.echo(report.summary())
-        typer.echo(f"wrote {adaptation_file}")
+        if report.helps:
+            typer.echo(f"wrote {adaptation_file}")
     typer.echo(f"wrote {out}")
 
 

@@ -525,16 +525,23 @@ class AdaptationReport:
     seconds: float
     agreement: list[float] = field(default_factory=list)  # each photo's, with the start FEN
 
+    @property
+    def helps(self) -> bool:
+        """Whether the adaptation read the held-out points at least as well as the model: else
+        the model is kept. A strong model may read a set better than templates of one photo do."""
+        return bool(self.adapted_accuracy >= self.model_accuracy)
+
     def summary(self) -> str:
+        kept = "" if self.helps else "; the adaptation read them worse, so the model is kept"
         return (f"adapted to this set in {self.seconds:.1f} s; on {self.held_out} ({self.held_out_points} points): "
-                f"model {self.model_accuracy:.1%} → adapted {self.adapted_accuracy:.1%} of points right")
+                f"model {self.model_accuracy:.1%} → adapted {self.adapted_accuracy:.1%} of points right{kept}")
 
     def to_json(self) -> dict:
         return {"held_out": self.held_out, "held_out_points": self.held_out_points,
                 "model_accuracy": round(self.model_accuracy, 4),
                 "adapted_accuracy": round(self.adapted_accuracy, 4), "seconds": round(self.seconds, 2),
                 "start_agreement": [round(a, 4) for a in self.agreement],
-                "method": self.adaptation.method, "classes": len(self.adaptation.classes)}
+                "method": self.adaptation.method, "classes": len(self.adaptation.classes), "used": self.helps}
 
 
 def _accuracy(adaptation: Adaptation | None, classes: Sequence[str], samples: Samples, rows: np.ndarray) -> float:

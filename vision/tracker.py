@@ -364,7 +364,8 @@ class MoveTracker:
         except AdaptationError as error:
             log.info("not adapted yet: %s", error)
             return []
-        self.detector.adapt(report.adaptation)
+        if report.helps:
+            self.detector.adapt(report.adaptation)
         self.adapt_at_start = False
         return [ev.Adapted(timestamp, report.summary(), report.to_json())]
 

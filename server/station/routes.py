@@ -62,7 +62,7 @@ class AdaptationIn(BaseModel):
 
 class AdaptationOut(BaseModel):
     game: str
-    report: dict[str, Any]  # what was held out, accuracies before/after, seconds
+    report: dict[str, Any]  # what was held out, accuracies before/after, seconds, used (see below)
     summary: str
     adaptation: str  # base64 of the .npz file: write it beside the profile and name it there
     profile_key: str  # the profile's JSON key that names the file
@@ -107,7 +107,9 @@ def _adapt(game: str, body: AdaptationIn) -> AdaptationOut:
 async def adapt_to_set(game_id: GameId, request: Request, who: Writer, body: AdaptationIn) -> AdaptationOut:
     """Adapt the point classifier to the set on the game's board from photos of its start
     position (X-Station-Key of the game's board, or the referee): the adaptation file comes
-    back with how well it read points it did not train on."""
+    back with how well it read points it did not train on. When `report.used` is false, the
+    adaptation read those points worse than the shipped model: keep the model (do not name the
+    file in the profile), as `banco calibrate --start-position` does."""
     row = await call(request.app.state.recorder.get_game, game_id)
     try:
         return await asyncio.to_thread(_adapt, row.variant, body)
