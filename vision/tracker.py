@@ -543,6 +543,21 @@ class MoveTracker:
         spread = np.maximum(small.std(axis=(1, 2), keepdims=True), CENTRE_MIN_SPREAD)
         return small / spread
 
+    def _agreed_missing(self, verdict: inf.Verdict) -> bool:
+        """Whether the points this look shares with the doubt it confirms are all pieces gone,
+        nothing come: a piece in the hand, whatever else one of the two looks misread (Cờ Tướng
+        render 1006, ply 113: a rook held up for 2 s, and a point under the arm misread in one
+        look only)."""
+        if self._doubt is None or self._evidence is None:
+            return False
+        common = set(verdict.points) & set(self._doubt[1])
+        if not common:
+            return False
+        view = self.rules.view(self.board)
+        best = self._evidence.logp.argmax(axis=1)
+        rows = [self._evidence.points.index(point) for point in common]
+        return all(view[r] != self._empty_index and best[r] == self._empty_index for r in rows)
+
     def _changed_rows(self, centres: np.ndarray) -> np.ndarray:
         """Points whose look differs from the last legal position's, that a check doubted, or
         that moves since then changed."""
@@ -871,7 +886,8 @@ class MoveTracker:
         if verdict.status in ("illegal", "ambiguous") and timestamp - self._doubt_at < RECHECK_S - 1e-6:
             self._recheck_at = self._doubt_at + RECHECK_S  # the look that may confirm it, not later
             return []
-        if verdict.missing_only and not verdict.penalty and timestamp - self.last_motion < MISSING_HOLD_S:
+        missing_only = verdict.missing_only or (verdict.status == "illegal" and self._agreed_missing(verdict))
+        if missing_only and not verdict.penalty and timestamp - self.last_motion < MISSING_HOLD_S:
             return []  # most likely a piece in the hand (MISSING_HOLD_S); the lift watch shows it
         self._doubt = None
         self._last_signature = signature

@@ -1050,3 +1050,29 @@ def test_a_look_no_legal_move_explains_is_confirmed_on_the_whole_board():
     events, t = _play(tracker, camera, 2.5, t, hand=False)
     assert not any(isinstance(e, ev.Illegal) for e in events)
     assert _committed(events) == ["h2e2"]
+
+
+def test_a_piece_in_the_hand_is_no_alarm_though_one_look_misreads_another_point():
+    """The looks agree only on the lifted piece's point, empty: a piece in the hand, held
+    MISSING_HOLD_S like any other, whatever one look misread under the arm (Cờ Tướng render
+    1006, ply 113: a rook held up 2 s was reported illegal)."""
+    from vision.tracker import MISSING_HOLD_S, RECHECK_S
+
+    board = games.get("xiangqi").board()
+    camera = _FlickeringCamera("xiangqi", board.copy())
+    tracker = MoveTracker("xiangqi", board, camera, _calibration("xiangqi"))
+    _, t = _play(tracker, camera, 1.0, 0.0, hand=False)
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _lift(camera, games.Point(7, 2))
+    events = []
+    for look in range(int((MISSING_HOLD_S - 0.5) / RECHECK_S)):
+        camera.flicker = games.Point(6, 5) if look % 2 else None
+        more, t = _play(tracker, camera, RECHECK_S, t, hand=False)
+        events += more
+    assert not any(isinstance(e, ev.Illegal) for e in events)
+    camera.flicker = None
+    _, t = _play(tracker, camera, 0.3, t, hand=True)
+    camera.board = tracker.board.copy()
+    _move(camera, "h2e2")
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    assert _committed(events) == ["h2e2"] and not any(isinstance(e, ev.Illegal) for e in events)
