@@ -333,7 +333,7 @@ def recognize(
 
     from calibration import BoardLayout, Calibration, parse_corners
     from calibration.camera import read_image
-    from calibration.homography import DEFAULT_HEIGHT_RATIO, DEFAULT_RADIUS_RATIO
+    from calibration.homography import usual_thickness_mm
     from calibration.piece_size import sized_to_pieces
     from calibration.profile import load
     from vision.adapt import load_for_profile
@@ -353,7 +353,7 @@ def recognize(
         else:
             layout = BoardLayout.for_game(variant)
             thickness = piece_height if piece_height is not None else (
-                DEFAULT_HEIGHT_RATIO * layout.pitch_mm * DEFAULT_RADIUS_RATIO)
+                usual_thickness_mm(layout.pitch_mm))
             if corners:
                 cal = Calibration.from_corners(layout, parse_corners(corners), (width, height),
                                                piece_height_mm=thickness)

@@ -116,7 +116,7 @@ def locate_board(game: str, source, calibration: Path | None):
 
     Returns (calibration, frames read while searching) so no frame is lost."""
     from calibration import BoardLayout
-    from calibration.homography import DEFAULT_HEIGHT_RATIO, DEFAULT_RADIUS_RATIO
+    from calibration.homography import usual_thickness_mm
     from calibration.markers import calibrate_from_markers
     from calibration.piece_size import sized_to_pieces
     from calibration.profile import load
@@ -128,7 +128,7 @@ def locate_board(game: str, source, calibration: Path | None):
             raise RecordError(f"{calibration} calibrates a {cal.layout.geometry.name} board, not {variant.name}")
         return cal, []
     layout = BoardLayout.for_game(variant)
-    thickness = DEFAULT_HEIGHT_RATIO * layout.pitch_mm * DEFAULT_RADIUS_RATIO
+    thickness = usual_thickness_mm(layout.pitch_mm)
     seen = []
     last_error = "no frame"
     for frame, stamp in source:

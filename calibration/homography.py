@@ -31,6 +31,11 @@ DEFAULT_HEIGHT_RATIO = 0.5
 DEFAULT_RADIUS_RATIO = 0.45
 
 
+def usual_thickness_mm(pitch_mm: float, radius_ratio: float = DEFAULT_RADIUS_RATIO) -> float:
+    """The thickness taken for pieces of this radius (a share of the spacing) when none is given."""
+    return DEFAULT_HEIGHT_RATIO * pitch_mm * radius_ratio
+
+
 class CalibrationError(ValueError):
     """Corners, markers or images that do not give a usable board position."""
 

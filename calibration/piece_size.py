@@ -30,7 +30,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from calibration.homography import DEFAULT_HEIGHT_RATIO, Calibration
+from calibration.homography import Calibration, usual_thickness_mm
 from games import Point
 
 # The top view used for measuring gives the point spacing this many pixels.
@@ -116,5 +116,5 @@ def sized_to_pieces(calibration: Calibration, image: np.ndarray, points: Iterabl
         return calibration, float(np.median(radii))
     sized = replace(calibration, piece_radius_ratio=framing)
     if not height_known:
-        sized.piece_height_mm = DEFAULT_HEIGHT_RATIO * calibration.layout.pitch_mm * framing
+        sized.piece_height_mm = usual_thickness_mm(calibration.layout.pitch_mm, framing)
     return sized, framing

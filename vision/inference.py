@@ -563,7 +563,11 @@ def decide(board: Board, evidence: Evidence, *, max_plies: int = 3, margin: floa
 def _only_missing(evidence: Evidence, view: np.ndarray) -> bool:
     """Whether every point where the camera clearly disagrees with `view` shows empty where
     `view` has a piece (pieces gone, none come)."""
-    rows = residual(evidence, view)
+    return pieces_gone(evidence, view, residual(evidence, view))
+
+
+def pieces_gone(evidence: Evidence, view: np.ndarray, rows) -> bool:
+    """Whether the camera reads empty at every one of `rows` (some at least) where `view` has a piece."""
     empty = evidence.classes.index(EMPTY)
     best = evidence.logp.argmax(axis=1)
     return bool(rows) and all(view[i] != empty and best[i] == empty for i in rows)

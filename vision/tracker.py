@@ -553,12 +553,8 @@ class MoveTracker:
         if self._doubt is None or self._evidence is None:
             return False
         common = set(verdict.points) & set(self._doubt[1])
-        if not common:
-            return False
-        view = self.rules.view(self.board)
-        best = self._evidence.logp.argmax(axis=1)
         rows = [self._evidence.points.index(point) for point in common]
-        return all(view[r] != self._empty_index and best[r] == self._empty_index for r in rows)
+        return inf.pieces_gone(self._evidence, self.rules.view(self.board), rows)
 
     def _changed_rows(self, centres: np.ndarray) -> np.ndarray:
         """Points whose look differs from the last legal position's, that a check doubted, or

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from calibration import Calibration
-from calibration.homography import DEFAULT_HEIGHT_RATIO
+from calibration.homography import usual_thickness_mm
 from calibration.piece_size import strongest_circle
 from models.synth.scene import render_scene
 from vision.classes import EMPTY, classes
@@ -32,7 +32,7 @@ def disturbed(truth: Calibration, rng: random.Random, corner_sigma_px: float = 1
     sheet = np.array([layout.point_mm(p) for p in layout.corner_points()], np.float32)
     homography = cv2.getPerspectiveTransform(sheet, np.array(noisy, np.float32)).astype(np.float64)
     # The station knows the height only roughly: none given, the default guess, or measured.
-    guess = DEFAULT_HEIGHT_RATIO * layout.pitch_mm * truth.piece_radius_ratio
+    guess = usual_thickness_mm(layout.pitch_mm, truth.piece_radius_ratio)
     height = rng.choice([0.0, guess, guess, truth.piece_height_mm * rng.uniform(0.7, 1.2)])
     return Calibration(layout, homography, truth.image_size, "disturbed", piece_height_mm=height)
 

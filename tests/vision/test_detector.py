@@ -103,7 +103,7 @@ def misread_start():
     board no set can show (a second general, a third cannon, a soldier behind its start…),
     read as `banco recognize` reads it from the corners."""
     from calibration import BoardLayout, Calibration, parse_corners
-    from calibration.homography import DEFAULT_HEIGHT_RATIO
+    from calibration.homography import usual_thickness_mm
     from games.base import InvalidFenError
 
     variant = games.get("xiangqi")
@@ -118,7 +118,7 @@ def misread_start():
             continue
         corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in grid)
         cal = Calibration.from_corners(layout, parse_corners(corners), (1280, 720),
-                                       piece_height_mm=DEFAULT_HEIGHT_RATIO * layout.pitch_mm * 0.45)
+                                       piece_height_mm=usual_thickness_mm(layout.pitch_mm))
         alone = Detector("xiangqi", cal, classifier=classifier, quarter_turns=True).observe(scene.image)
         try:
             variant.board(f"{alone.board_fen(9, 10)} w - - 0 1")
