@@ -50,6 +50,26 @@ class Recording:
     def note(self, text: str) -> None:
         self.comments.setdefault(len(self.moves), []).append(text)
 
+    def take(self, event) -> None:
+        """One event from the tracker: a start position, moves to push, a comment."""
+        self.events.append(event)
+        if isinstance(event, ev.StartFound):
+            self.board = games.get(self.game).record_board(event.fen)
+            self.start_fen = event.fen
+            return
+        if isinstance(event, ev.MoveCommitted):
+            for move, san in zip(event.moves, event.san, strict=True):
+                self.board.push(move)  # the rules engine checks it once more
+                self.moves.append(move)
+                self.san.append(san)
+        text = describe(self.game, event)
+        if text:
+            self.note(text)
+        if isinstance(event, ev.MoveCommitted):
+            verdict = self.board.outcome()
+            if verdict is not None and verdict.termination.play_may_go_on:
+                self.note(repetition_note(verdict))
+
 
 def read_clock_log(path: Path) -> list[float]:
     """Press times (seconds into the video), one per line; ``#`` starts a comment.
@@ -109,6 +129,18 @@ def describe(game: str, event) -> str | None:
         notes += event.notes()
         return "; ".join(notes) or None
     return None
+
+
+def repetition_note(verdict) -> str:
+    """The comment at a third repetition. The record goes on if the game did: seed 001 has the
+    arbiter ask the repeating player to change moves before judging the game so."""
+    if verdict.winner is None:
+        judged = "a draw"
+    else:
+        loser = "Black" if verdict.winner is games.WHITE else "Red"
+        judged = f"{loser} loses ({verdict.result()})"
+    return (f"third repetition, {verdict.termination.value}: {judged} unless the game goes on "
+            "(seed 001, Điều 7: the arbiter asks for a change of moves)")
 
 
 def locate_board(game: str, source, calibration: Path | None):
@@ -174,19 +206,7 @@ def record_video(video: Path, game: str, *, calibration: Path | None = None, clo
 
     def handle(events) -> None:
         for event in events:
-            recording.events.append(event)
-            if isinstance(event, ev.StartFound):
-                recording.board = variant.record_board(event.fen)
-                recording.start_fen = event.fen
-                continue
-            if isinstance(event, ev.MoveCommitted):
-                for move, san in zip(event.moves, event.san, strict=True):
-                    recording.board.push(move)  # the rules engine checks it once more
-                    recording.moves.append(move)
-                    recording.san.append(san)
-            text = describe(variant.name, event)
-            if text:
-                recording.note(text)
+            recording.take(event)
 
     def frames():
         yield from early

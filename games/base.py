@@ -101,6 +101,18 @@ class Termination(enum.Enum):
     NO_LEGAL_MOVE = "no legal move"
     ZERO_CAPTURED = "zero captured"
 
+    @property
+    def play_may_go_on(self) -> bool:
+        """A repetition verdict. The board gives it when a position stands for the third time
+        (RULES.md §1), but seed 001 (Điều 7 g and h, draws b) has the arbiter tell the player who
+        keeps repeating to change moves, and judges the game so only if he will not: a game can
+        go on past it, and whatever watches the board keeps recording.
+
+        >>> Termination.PERPETUAL_CHECK.play_may_go_on, Termination.CHECKMATE.play_may_go_on
+        (True, False)
+        """
+        return self in (Termination.PERPETUAL_CHECK, Termination.PERPETUAL_CHASE, Termination.REPETITION)
+
 
 @dataclass(frozen=True, slots=True)
 class Outcome:

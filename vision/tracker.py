@@ -673,7 +673,7 @@ class MoveTracker:
         that only passes costs a few crops; a point the hand covers reads occluded and counts
         for nothing either way."""
         if not self.hand or not self.started or timestamp - self._last_lift_look < LIFT_LOOK_S \
-                or self.board.outcome() is not None:
+                or self._game_ended():
             return []
         self._last_lift_look = timestamp
         rows, probs, occluded, unchanged = self._lift_read(frame)
@@ -782,9 +782,15 @@ class MoveTracker:
         allow = not self.commit_on_press or self._press_pending or not self.board.move_stack
         return self._judge(timestamp, allow_commit=allow, check=check, ended=ended)
 
+    def _game_ended(self) -> bool:
+        """Nothing more to record: an ending on the board, but not a repetition verdict, which a
+        player told to change moves may play on past (`Termination.play_may_go_on`)."""
+        outcome = self.board.outcome()
+        return outcome is not None and not outcome.termination.play_may_go_on
+
     def _judge(self, timestamp: float, allow_commit: bool, check: bool = False,
                ended: bool = False) -> list[ev.Event]:
-        if self._evidence is None or self.board.outcome() is not None:
+        if self._evidence is None or self._game_ended():
             return []
         # An attempt seen crossing the water (an `Illegal` naming a penalty turn) is the one to
         # record if the board is next seen past it without the put-back having been judged.

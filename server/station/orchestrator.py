@@ -823,6 +823,7 @@ class Station:
         if snapshot.get("ambiguity") is None and self._candidates:
             self._candidates = []
         result = snapshot.get("result", "*")
+        reopened = result == "*" and self._result != "*"
         if result != self._result:
             self._result = result
             # A referee's result (resignation, agreed draw, a decision) is not on the board: the
@@ -833,7 +834,12 @@ class Station:
                 self._game_over()
         if self._outbox or self._pending is not None:
             return  # our own moves are still on their way; the record will catch up
-        if snapshot.get("fen") != self.board.fen() or snapshot.get("ply") != len(self.board.move_stack):
+        if reopened:
+            # Moves the tracker saw while the result stood were not recorded (a player told at a
+            # third repetition to change moves plays on): it reads the board again from the record.
+            self._note("referee", "the result was taken back; tracking from the record")
+            await self._resync()
+        elif snapshot.get("fen") != self.board.fen() or snapshot.get("ply") != len(self.board.move_stack):
             self._note("referee", f"the record changed (revision {snapshot.get('revision')}); tracking from it")
             await self._resync()
         self._show_leds()

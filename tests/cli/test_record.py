@@ -107,3 +107,28 @@ def test_a_penalty_turn_no_look_saw_tried_is_flagged_as_a_guess():
         "P5,9_6,9$: a penalty turn the camera did not see tried; which crossing it was is a guess"
     seen = ev.MoveCommitted([turn], ["P5,9_6,9$"], 7.0, {"penalty_seen": True})
     assert describe("commander", seen) is None
+
+
+def test_a_third_repetition_is_noted_where_it_stood_and_the_record_goes_on():
+    """Red chases Black's chariot until the position stands a third time: the verdict is noted at
+    that ply, and the moves played after it (the arbiter asked for a change) follow it."""
+    import games
+    from banco.record import Recording, write_record
+    from vision import events as ev
+
+    variant = games.get("xiangqi")
+    start = "2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w - - 0 1"
+    recording = Recording("xiangqi", variant.board(), variant.starting_fen)
+    recording.take(ev.StartFound(start, 0.5))
+    texts = "c2a2 a7b7 a2b2 b7a7 b2a2 a7b7 a2b2 b7a7 b2a2 h9g7".split()
+    for number, text in enumerate(texts, 1):
+        board = recording.board
+        move = variant.parse_move(board, text)
+        recording.take(ev.MoveCommitted([move], [variant.notation().format(board, move)], float(number)))
+    noted = {ply: notes for ply, notes in recording.comments.items() if any("repetition" in n for n in notes)}
+    assert list(noted) == [9]
+    assert noted[9] == ["third repetition, perpetual chase: Red loses (0-1) unless the game goes on "
+                        "(seed 001, Điều 7: the arbiter asks for a change of moves)"]
+    assert len(recording.moves) == 10 and recording.board.outcome() is None
+    text = write_record(recording, "game.mp4")
+    assert "Red loses" in text and text.rstrip().endswith("*")

@@ -743,3 +743,37 @@ def test_a_move_the_replaced_tracker_saw_is_not_recorded_in_the_next_game(app, m
     report = asyncio.run(run_headless(app, make_station))
     assert [text for text, _, _ in stored(app, game_id)] == ["b2e2"]
     assert any("saw in the last game" in event["text"] for event in report.events)
+
+
+def test_a_repetition_verdict_taken_back_by_the_referee_tracks_the_moves_played_since(app, make_game):
+    """The start position stands a third time: the record ends the game (RULES.md §1). The players,
+    told to change moves (seed 001), play on: the move is not recorded while the result stands.
+    Once the referee takes the result back, the tracker is set back to the record's position, so
+    the move it then sees again is recorded, and the game goes on."""
+    game_id = make_game()
+    repeating = ["h0g2", "h9g7", "g2h0", "g7h9"] * 2
+    tracker_script = script(repeating)  # frames 5 … 75
+    tracker_script[85] = ["h2e2"]  # played on: the result stands, so it is not recorded
+    tracker_script[105] = ["h2e2"]  # seen again after the reset (a real tracker reads the board)
+    tracker_script[115] = ["h7e7"]
+    box, trackers = [], []
+
+    def referee(index, _ts):
+        if index == 95:
+            snapshot = app.state.recorder.set_result(game_id, "*", reason="Red was told to change moves")
+            box[0]._loop.call_soon_threadsafe(app.state.hub.publish, snapshot)
+
+    def make_tracker(board):
+        trackers.append(ScriptedTracker("xiangqi", board, tracker_script))
+        return trackers[-1]
+
+    def make_station():
+        box.append(Station(EmbeddedTarget(app, game_id), frames(130, pace=0.01), make_tracker, on_frame=referee,
+                           exit_at_end=True))
+        return box[0]
+
+    asyncio.run(run_headless(app, make_station))
+    assert [text for text, _, _ in stored(app, game_id)] == repeating + ["h2e2", "h7e7"]
+    repeated = games.get("xiangqi").board()
+    assert trackers[0].resets[-1] == repeated.fen().replace(" 0 1", " 8 5")
+    assert app.state.recorder.snapshot(game_id)["result"] == "*"

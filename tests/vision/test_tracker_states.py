@@ -1076,3 +1076,18 @@ def test_a_piece_in_the_hand_is_no_alarm_though_one_look_misreads_another_point(
     _move(camera, "h2e2")
     events, t = _play(tracker, camera, 1.0, t, hand=False)
     assert _committed(events) == ["h2e2"] and not any(isinstance(e, ev.Illegal) for e in events)
+
+
+def test_a_game_that_goes_on_past_a_third_repetition_is_still_recorded():
+    """The board gives its verdict when the start position stands for the third time, but seed
+    001 has the arbiter ask for another move first: the moves played after it are recorded."""
+    camera, tracker, t = _setup()
+    seen = []
+    for text in "h0g2 h9g7 g2h0 g7h9 h0g2 h9g7 g2h0 g7h9 h2e2 h7e7".split():
+        _, t = _play(tracker, camera, 0.5, t, hand=True)
+        _move(camera, text)
+        events, t = _play(tracker, camera, 1.0, t, hand=False)
+        seen += _committed(events)
+        if len(seen) == 8:
+            assert tracker.board.outcome().termination.value == "repetition"
+    assert seen == "h0g2 h9g7 g2h0 g7h9 h0g2 h9g7 g2h0 g7h9 h2e2 h7e7".split()
