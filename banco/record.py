@@ -229,13 +229,13 @@ def record_video(video: Path, game: str, *, calibration: Path | None = None, clo
 
 
 # ------------------------------------------------------------------------------ writing
-def _movetext(recording: Recording, first_black: bool, fullmove: int) -> str:
+def _movetext(recording: Recording, texts: list[str], first_black: bool, fullmove: int) -> str:
     words: list[str] = []
     for text in recording.comments.get(0, []):
         words.append("{" + text + "}")
     black_to_move = first_black
     need_number = True
-    for index, san in enumerate(recording.san, 1):
+    for index, san in enumerate(texts, 1):
         if not black_to_move:
             words.append(f"{fullmove}. {san}")
         elif need_number:
@@ -252,9 +252,12 @@ def _movetext(recording: Recording, first_black: bool, fullmove: int) -> str:
     return " ".join(words)
 
 
-def write_record(recording: Recording, video: Path) -> str:
-    """The record as text: PGN for Cờ Tướng, tag pairs and numbered movetext for the others."""
+def write_record(recording: Recording, video: Path, notation: str | None = None) -> str:
+    """The record as text: PGN for Cờ Tướng, tag pairs and numbered movetext for the others;
+    the moves in `notation` (default: the game's own), named by the `Format` or `Notation` tag."""
     variant = games.get(recording.game)
+    notation = notation or variant.default_notation
+    writer = variant.notation(notation)
     outcome = recording.board.outcome()
     result = outcome.result() if outcome else "*"
     if variant.name == "xiangqi":
@@ -267,15 +270,21 @@ def write_record(recording: Recording, video: Path) -> str:
         game.moves = [GameMove(move, None, "; ".join(recording.comments.get(i, [])))
                       for i, move in enumerate(recording.moves, 1)]
         game.result = result
-        return write_game(game, variant.default_notation)
+        return write_game(game, notation)
     root = variant.record_board(recording.start_fen)
     headers = {"Game": variant.title, "Event": "banco record", "Site": Path(video).name,
-               "Notation": variant.default_notation, "Result": result}
+               "Notation": notation, "Result": result}
     if recording.start_fen != variant.starting_fen:
         headers["FEN"] = recording.start_fen
     lines = [f'[{k} "{v}"]' for k, v in headers.items()]
     fullmove = int(getattr(root, "fullmove_number", 1) or 1)
-    body = _movetext(recording, root.turn is games.BLACK, fullmove)
+    texts = recording.san
+    if notation != variant.default_notation:
+        board, texts = root.copy(), []
+        for move in recording.moves:
+            texts.append(writer.format(board, move))
+            board.push(move)
+    body = _movetext(recording, texts, root.turn is games.BLACK, fullmove)
     return "\n".join(lines) + "\n\n" + (body + " " if body else "") + result + "\n"
 
 
@@ -293,11 +302,14 @@ def register(app, fail) -> None:
             "--clock-log", help="clock presses: seconds into the video, one per line")] = None,
         out: Annotated[Path, typer.Option("--out", "-o", help="where to write the record")] = Path("game.pgn"),
         model: Annotated[Path | None, typer.Option(help="an ONNX point classifier")] = None,
+        notation: Annotated[str | None, typer.Option(
+            "--notation", "-n", help="the moves' notation (default: the game's own; Cờ Tướng: vn-coord)")] = None,
     ) -> None:
         """Read a video of a game and write its record; the record's path is the last line."""
         from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
         try:
+            games.get(game).notation(notation)  # an unknown game or notation, before the video is read
             with Progress(TextColumn("reading {task.description}"), BarColumn(), TextColumn("{task.completed}/"
                           "{task.total} frames"), TimeRemainingColumn(), transient=True,
                           console=_stderr_console()) as bar:
@@ -308,7 +320,7 @@ def register(app, fail) -> None:
 
                 recording = record_video(video, game, calibration=calibration, clock_log=clock_log, model=model,
                                          progress=advance)
-            text = write_record(recording, video)
+            text = write_record(recording, video, notation)
             out.write_text(text, encoding="utf-8")
         except ValueError as error:
             fail(str(error))

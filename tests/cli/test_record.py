@@ -43,9 +43,25 @@ def test_record_with_a_profile_and_a_clock_log(rendered, tmp_path):
     presses.write_text("".join(f"{(m['frame_done'] + 6) / truth['fps']:.2f}\n" for m in truth["moves"]))
     out = tmp_path / "clocked.pgn"
     result = runner.invoke(app, ["record", str(rendered.video), "--calibration", str(profile_path),
-                                 "--clock-log", str(presses), "--out", str(out)])
+                                 "--clock-log", str(presses), "--notation", "iccs", "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert len(read_game(out.read_text(encoding="utf-8")).moves) == len(truth["moves"])
+    text = out.read_text(encoding="utf-8")
+    assert '[Format "ICCS"]' in text
+    import games
+
+    variant, board, played = games.get("xiangqi"), games.get("xiangqi").board(), []
+    for entry in truth["moves"]:
+        played.append(variant.parse_move(board, entry["move"]))
+        board.push(played[-1])
+    assert [m.move for m in read_game(text).moves] == played
+    assert f"1. {str(played[0]).upper()[:2]}-{str(played[0]).upper()[2:]} " in text
+
+
+def test_an_unknown_notation_is_refused_before_the_video_is_read(tmp_path):
+    result = runner.invoke(app, ["record", str(tmp_path / "missing.mp4"), "--notation", "pinyin",
+                                 "--out", str(tmp_path / "x.pgn")])
+    assert result.exit_code != 0
+    assert "unknown notation 'pinyin' for xiangqi" in result.output
 
 
 def test_unreadable_video_is_one_clear_line(tmp_path):
@@ -132,3 +148,25 @@ def test_a_third_repetition_is_noted_where_it_stood_and_the_record_goes_on():
     assert len(recording.moves) == 10 and recording.board.outcome() is None
     text = write_record(recording, "game.mp4")
     assert "Red loses" in text and text.rstrip().endswith("*")
+
+
+def test_a_commander_record_in_its_other_notation_names_it_and_writes_every_move_in_it():
+    import games
+    from banco.record import Recording, write_record
+    from vision import events as ev
+
+    variant = games.get("commander")
+    recording = Recording("commander", variant.record_board(), variant.starting_fen)
+    recording.take(ev.StartFound(variant.starting_fen, 0.5))
+    board, expected = variant.record_board(), []
+    squares = variant.notation("secretary-squares")
+    for number in range(4):
+        move = sorted(board.legal_moves, key=str)[number]
+        expected.append(squares.format(board, move))
+        recording.take(ev.MoveCommitted([move], [variant.notation().format(board, move)], float(number)))
+        board.push(move)
+    text = write_record(recording, "game.mp4", "secretary-squares")
+    assert '[Notation "secretary-squares"]' in text
+    body = text.split("\n\n", 1)[1]
+    assert body.split() == ["1.", expected[0], expected[1], "2.", expected[2], expected[3], "*"]
+    assert expected != recording.san
