@@ -7,10 +7,11 @@ secretary notation for Cờ Tư Lệnh, our notation for Cờ Toán. Events that
 (illegal moves, ambiguities, occlusions, camera drop-outs) become comments where they
 happened, so a referee sees every doubt.
 
-The board is located by its printed ArUco markers on the first frames, or by a profile
-from `banco calibrate` (`--calibration`). With `--clock-log` (one clock press per line: the
-second of the video at which it happened, optionally followed by the side), presses are the
-moments moves are committed (FIDE 6.7); without it, the stability window after the hand.
+The board is located by its printed ArUco markers on the first frames, else by its printed
+grid (`banco.locate`), or by a profile from `banco calibrate` (`--calibration`). With
+`--clock-log` (one clock press per line: the second of the video at which it happened,
+optionally followed by the side), presses are the moments moves are committed (FIDE 6.7);
+without it, the stability window after the hand.
 """
 
 from __future__ import annotations
@@ -23,11 +24,9 @@ from typing import Annotated
 import typer
 
 import games
+from banco.locate import MARKER_SEARCH_S, find_board
 from games.base import BancoError
 from vision import events as ev
-
-# How much of the video's start may be searched for the board's markers.
-MARKER_SEARCH_S = 5.0
 
 
 class RecordError(BancoError):
@@ -143,14 +142,12 @@ def repetition_note(verdict) -> str:
             "(seed 001, Điều 7: the arbiter asks for a change of moves)")
 
 
-def locate_board(game: str, source, calibration: Path | None):
-    """The calibration: from the profile, else from the markers on the video's first frames.
+def locate_board(game: str, source, calibration: Path | None, model: Path | None = None):
+    """The calibration: from the profile, else from the board's markers, else its grid, on the
+    video's first seconds (`banco.locate`).
 
     Returns (calibration, frames read while searching) so no frame is lost."""
-    from calibration import BoardLayout
-    from calibration.homography import usual_thickness_mm
-    from calibration.markers import calibrate_from_markers
-    from calibration.piece_size import sized_to_pieces
+    from calibration import CalibrationError
     from calibration.profile import load
 
     variant = games.get(game)
@@ -159,24 +156,13 @@ def locate_board(game: str, source, calibration: Path | None):
         if cal.layout.geometry.name != variant.name:
             raise RecordError(f"{calibration} calibrates a {cal.layout.geometry.name} board, not {variant.name}")
         return cal, []
-    layout = BoardLayout.for_game(variant)
-    thickness = usual_thickness_mm(layout.pitch_mm)
-    seen = []
-    last_error = "no frame"
-    for frame, stamp in source:
-        seen.append((frame, stamp))
-        try:
-            found = calibrate_from_markers(layout, frame, piece_height_mm=thickness)
-        except ValueError as error:
-            last_error = str(error)
-        else:
-            # Framed for the pieces on the first view of the board when they are clearly
-            # smaller or larger than usual, as `banco calibrate` would have measured them.
-            return sized_to_pieces(found, frame, height_known=False)[0], seen
-        if stamp > MARKER_SEARCH_S:
-            break
-    raise RecordError(f"the board was not found on the first {MARKER_SEARCH_S:g} s of the video "
-                      f"({last_error}); give --calibration")
+    seen: list = []
+    try:
+        found = find_board(variant, source, model, keep=seen)
+    except CalibrationError as error:
+        raise RecordError(f"the board was not found on the first {MARKER_SEARCH_S:g} s of the video "
+                          f"({error}); give --calibration") from None
+    return found, seen
 
 
 def record_video(video: Path, game: str, *, calibration: Path | None = None, clock_log: Path | None = None,
@@ -194,7 +180,7 @@ def record_video(video: Path, game: str, *, calibration: Path | None = None, clo
     except CaptureError as error:
         raise RecordError(str(error)) from None
     presses = read_clock_log(clock_log) if clock_log else []
-    cal, early = locate_board(variant.name, source, calibration)
+    cal, early = locate_board(variant.name, source, calibration, model)
     adaptation = load_for_profile(calibration) if calibration and model is None else None
     detector = Detector(variant.name, cal, model, adaptation=adaptation)
     board = variant.record_board()

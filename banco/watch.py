@@ -47,9 +47,8 @@ def frames_of(spec: int | str):
 
 
 def _calibration(variant, calibration_file: Path | None, spec: int | str):
-    from calibration import BoardLayout
-    from calibration.markers import calibrate_from_markers
-    from calibration.piece_size import sized_to_pieces
+    from banco.locate import MARKER_SEARCH_S, find_board
+    from calibration import CalibrationError
     from calibration.profile import load
 
     if calibration_file is not None:
@@ -60,16 +59,14 @@ def _calibration(variant, calibration_file: Path | None, spec: int | str):
         return calibration
     source = frames_of(spec)
     try:
-        for frame, _timestamp in source:
-            try:
-                found = calibrate_from_markers(BoardLayout.for_game(variant), frame)
-            except ValueError as error:
-                raise BancoError(f"{error}; calibrate first (banco calibrate) and give --calibration") from None
-            # A set clearly smaller or larger than usual is framed to its size, as calibrate would.
-            return sized_to_pieces(found, frame)[0]
+        # Markers, else the grid with the start position the right way up; a set clearly smaller
+        # or larger than usual is framed to its size, as calibrate would.
+        return find_board(variant, source, height_known=True)
+    except CalibrationError as error:
+        raise BancoError(f"the board was not found on the camera {spec!r} in {MARKER_SEARCH_S:g} s ({error}); "
+                         "calibrate first (banco calibrate) and give --calibration") from None
     finally:
         source.close()
-    raise BancoError(f"the camera {spec!r} gave no frame to calibrate from")
 
 
 def watch(

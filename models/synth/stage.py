@@ -126,7 +126,7 @@ class Stage:
 
     def __init__(self, game: str, rng: random.Random, size: tuple[int, int] = (1280, 720), fps: float = 15.0,
                  split: str = "test", sprite: Callable[..., object] = render_piece,
-                 radius_ratio: float | None = None) -> None:
+                 radius_ratio: float | None = None, markers: bool = True) -> None:
         self.game = game
         self.rng = rng
         self.size = (int(size[0]), int(size[1]))
@@ -141,7 +141,7 @@ class Stage:
         self.calibration = Calibration(self.layout, self.homography, self.size, "synthetic",
                                        piece_height_mm=self.height_mm, piece_radius_ratio=self.radius_ratio)
         style = _board_style(rng, split)
-        style["markers"] = True  # a recorder finds the board by its markers
+        style["markers"] = markers  # a recorder finds the board by its markers, else by its grid
         sheet = _draw_sheet(self.variant, self.layout, style, PX_PER_MM, rng)
         table = np.array([rng.uniform(40, 170) for _ in range(3)], np.float32)
         border = round(TABLE_MM * PX_PER_MM)

@@ -533,7 +533,8 @@ def _new_board(variant, fen: str | None, referee: bool):
 def render_game(game: str, moves: Sequence[str], out_dir: Path, *, seed: int, start_fen: str | None = None,
                 fps: float = 15, size=(1280, 720), split: str = "test", illegal_after: Sequence[int] = (),
                 unseen: Sequence[int] = (), progress: Callable[[int, int], None] | None = None,
-                board_moved_after: Sequence[int] = (), radius_ratio: float | None = None) -> RenderedGame:
+                board_moved_after: Sequence[int] = (), radius_ratio: float | None = None,
+                markers: bool = True) -> RenderedGame:
     """Film `moves` played from `start_fen` (the game's start by default) into `out_dir`.
 
     Plies count from 1: ``illegal_after=[k]`` makes a wrong move after ply k (0: before the
@@ -541,7 +542,8 @@ def render_game(game: str, moves: Sequence[str], out_dir: Path, *, seed: int, st
     ``board_moved_after=[k]`` has someone knock the board after ply k: it slides 10–18 mm and
     turns 1.5–4° under the still camera (the truth's ``calibration`` is the one at the start,
     ``board_moved`` says when and where to). `radius_ratio` sizes the pieces (a share of the
-    point spacing; a usual set's at random when not given).
+    point spacing; a usual set's at random when not given). ``markers=False`` prints the board
+    without its ArUco markers, as a board from a shop.
     """
     variant = games.get(game)
     if not 5 <= fps <= 60:
@@ -566,7 +568,8 @@ def render_game(game: str, moves: Sequence[str], out_dir: Path, *, seed: int, st
     unseen_set, illegal_set = check_schedule(plies, unseen, illegal_after)
 
     rng = random.Random(f"banco-video:{seed}")
-    stage = Stage(game, random.Random(rng.getrandbits(64)), size, fps, split, radius_ratio=radius_ratio)
+    stage = Stage(game, random.Random(rng.getrandbits(64)), size, fps, split, radius_ratio=radius_ratio,
+                  markers=markers)
     stage.set_position(seen(game, board), stack_sizes(game, board))
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -759,9 +762,15 @@ def cache_key(game: str, moves: Sequence[str], **options) -> str:
 def cached_game(game: str, moves: Sequence[str], *, seed: int, start_fen: str | None = None, fps: float = 15,
                 size=(1280, 720), split: str = "test", illegal_after: Sequence[int] = (), unseen: Sequence[int] = (),
                 progress: Callable[[int, int], None] | None = None,
-                board_moved_after: Sequence[int] = (), radius_ratio: float | None = None) -> RenderedGame:
+                board_moved_after: Sequence[int] = (), radius_ratio: float | None = None,
+                markers: bool = True) -> RenderedGame:
     """`render_game` into the cache, rendered only the first time these arguments are seen."""
+    # Named in the key only when not the default, so the videos cached before stay valid.
     extra = {"board_moved_after": tuple(board_moved_after)} if board_moved_after else {}
+    if radius_ratio is not None:
+        extra["radius_ratio"] = radius_ratio
+    if not markers:
+        extra["markers"] = False
     key = cache_key(game, moves, seed=seed, start_fen=start_fen, fps=fps, size=tuple(size), split=split,
                     illegal_after=tuple(illegal_after), unseen=tuple(unseen), **extra)
     root = cache_dir()
@@ -778,7 +787,7 @@ def cached_game(game: str, moves: Sequence[str], *, seed: int, start_fen: str | 
     try:
         rendered = render_game(game, moves, scratch, seed=seed, start_fen=start_fen, fps=fps, size=size,
                                split=split, illegal_after=illegal_after, unseen=unseen, progress=progress,
-                               board_moved_after=board_moved_after)
+                               board_moved_after=board_moved_after, radius_ratio=radius_ratio, markers=markers)
         try:
             os.replace(scratch, final)  # atomic: another process sees all of it or none
         except OSError:

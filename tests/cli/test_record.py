@@ -170,3 +170,54 @@ def test_a_commander_record_in_its_other_notation_names_it_and_writes_every_move
     body = text.split("\n\n", 1)[1]
     assert body.split() == ["1.", expected[0], expected[1], "2.", expected[2], expected[3], "*"]
     assert expected != recording.san
+
+
+@pytest.fixture(scope="module")
+def without_markers(tmp_path_factory):
+    """A Cờ Toán board from a shop (no markers), filmed from the second player's side."""
+    from models.synth.playout import random_game
+    from models.synth.video import render_game
+
+    moves = random_game("cotoan", 4, seed=41)
+    return render_game("cotoan", moves, tmp_path_factory.mktemp("plain"), seed=41, fps=10, markers=False)
+
+
+def _worst_point_error(calibration, truth) -> float:
+    import games
+    from calibration import profile
+
+    true = profile.from_dict(truth["calibration"])
+    return max(float(np.hypot(*np.subtract(calibration.point_pixel(p), true.point_pixel(p))))
+               for p in games.get(truth["game"]).geometry.points())
+
+
+def test_a_board_without_markers_is_found_by_its_grid_the_start_position_the_right_way_up(without_markers):
+    from banco.record import locate_board
+    from vision.capture import FrameSource
+
+    calibration, frames = locate_board("cotoan", FrameSource(without_markers.video), None)
+    assert calibration.method == "grid" and frames
+    assert _worst_point_error(calibration, without_markers.truth_data) < 4.0
+    # The grid alone puts the first rank at the photo's bottom, here the second player's.
+    from calibration.grid import calibrate_from_grid
+
+    as_found = calibrate_from_grid(calibration.layout, frames[0][0])
+    assert _worst_point_error(as_found, without_markers.truth_data) > 100
+
+
+def test_record_and_watch_need_no_profile_for_a_board_without_markers(without_markers, tmp_path):
+    import games
+    from banco.watch import _calibration
+
+    out = tmp_path / "plain.txt"
+    result = runner.invoke(app, ["record", str(without_markers.video), "--game", "cotoan", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    truth = without_markers.truth_data
+    import re
+
+    body = re.sub(r"\{[^}]*\}", " ", out.read_text(encoding="utf-8").split("\n\n", 1)[1])
+    assert [word for word in body.split() if not word.endswith(".") and word != "*"] == \
+        [move["move"] for move in truth["moves"]]
+    assert result.output.splitlines()[-2].startswith(f"{len(truth['moves'])} moves")
+    watched = _calibration(games.get("cotoan"), None, str(without_markers.video))
+    assert watched.method == "grid" and _worst_point_error(watched, truth) < 4.0

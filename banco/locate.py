@@ -1,0 +1,100 @@
+"""Where the board lies on a video or a camera when no profile is given.
+
+Its printed markers first, on the first seconds of frames (a hand may hide some at first).
+A board without them, a paper or wooden board from a shop or a video filmed elsewhere, is then
+found by its printed grid (`calibration.grid`). A grid does not say which side is whose; the
+game starts from its start position, so the grid is taken the way round under which the
+classifier reads that position likelier, Red's (White's) pieces on the first rank.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import numpy as np
+
+from calibration import BoardLayout, Calibration, CalibrationError
+from calibration.homography import usual_thickness_mm
+
+# How much of the video's start may be searched for the board's markers.
+MARKER_SEARCH_S = 5.0
+GRID_TRIES = 3  # frames of that search the grid is looked for on: first, middle, last
+
+
+def find_board(variant, frames: Iterable[tuple[np.ndarray, float]], model: Path | None = None,
+               keep: list | None = None, height_known: bool = False) -> Calibration:
+    """The board on the first `MARKER_SEARCH_S` seconds of `frames`: by its markers, else by its
+    grid, framed for the pieces' size (`calibration.piece_size`). Frames read are appended to
+    `keep` when given (a recorder must not lose them). Raises `CalibrationError` naming why
+    neither way found it."""
+    from calibration.markers import calibrate_from_markers
+    from calibration.piece_size import sized_to_pieces
+
+    layout = BoardLayout.for_game(variant)
+    thickness = usual_thickness_mm(layout.pitch_mm)
+    searched: list[np.ndarray] = []
+    marker_error = "no frame"
+    for frame, stamp in _first_seconds(frames):
+        if keep is not None:
+            keep.append((frame, stamp))
+        searched.append(frame)
+        try:
+            found = calibrate_from_markers(layout, frame, piece_height_mm=thickness)
+        except CalibrationError as error:
+            marker_error = str(error)
+        else:
+            return sized_to_pieces(found, frame, height_known=height_known)[0]
+    if not searched:
+        raise CalibrationError("no frame to find the board on")
+    tries = [searched[0], searched[len(searched) // 2], searched[-1]][:min(GRID_TRIES, len(searched))]
+    best, grid_error = None, ""
+    for frame in tries:
+        try:
+            found = _grid(layout, frame, thickness)
+        except CalibrationError as error:
+            grid_error = str(error)
+            continue
+        if best is None or found.confidence > best[0].confidence:
+            best = (found, frame)
+    if best is None:
+        raise CalibrationError(f"{marker_error}; {grid_error}")
+    found, frame = best
+    found = sized_to_pieces(found, frame, height_known=height_known)[0]
+    return start_side_down(variant, found, frame, model)
+
+
+def _first_seconds(frames: Iterable[tuple[np.ndarray, float]]) -> Iterator[tuple[np.ndarray, float]]:
+    for frame, stamp in frames:
+        yield frame, stamp
+        if stamp > MARKER_SEARCH_S:
+            return
+
+
+def _grid(layout: BoardLayout, frame: np.ndarray, thickness: float) -> Calibration:
+    from calibration.grid import calibrate_from_grid
+
+    return calibrate_from_grid(layout, frame, "the video", piece_height_mm=thickness)
+
+
+def start_side_down(variant, calibration: Calibration, frame: np.ndarray, model: Path | None = None) -> Calibration:
+    """`calibration`, or the same grid turned half round, whichever reads the game's start
+    position on `frame` likelier: a grid found on a photo taken from the second player's side
+    has that side's pieces on the first rank."""
+    from calibration.grid import half_turned
+
+    turned = half_turned(calibration)
+    if _start_likelihood(variant, turned, frame, model) > _start_likelihood(variant, calibration, frame, model):
+        return turned
+    return calibration
+
+
+def _start_likelihood(variant, calibration: Calibration, frame: np.ndarray, model: Path | None) -> float:
+    from vision.classes import appearance
+    from vision.detector import Detector
+
+    observation = Detector(variant.name, calibration, model).observe(frame)
+    expected = appearance(variant.name, variant.record_board())
+    rows = [observation.classes.index(expected[point]) for point in observation.points]
+    chosen = observation.probabilities[np.arange(len(rows)), rows]
+    return float(np.log(np.clip(chosen, 1e-6, 1.0)).sum())
