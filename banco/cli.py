@@ -184,7 +184,7 @@ def calibrate(
     piece_height: Annotated[float, typer.Option(help="piece thickness, mm (0: flat)")] = 0.0,
     auto: Annotated[bool, typer.Option(
         "--auto", help="find the board from its printed grid, not its markers (first rank nearest the "
-                       "bottom of the photo)")] = False,
+                       "bottom of the photo, unless the pieces on it show otherwise)")] = False,
     start_position: Annotated[list[Path] | None, typer.Option(
         "--start-position", help="a photo of the start position, from the same camera (repeat for more): "
                                  "adapts the classifier to this set of pieces")] = None,
@@ -234,6 +234,8 @@ def calibrate(
         else:
             sized, measured = sized_to_pieces(cal, frame)
         reframed, cal = sized is not cal, sized
+        if cal.method == "grid":
+            cal = _grid_side_down(games.get(game), cal, frames[0] if frames else frame, bool(frames))
         report = None
         if frames:  # adapted before anything is written, so a wrong photo leaves no half-made profile
             from vision.adapt import adapt_to_start, save_with_profile
@@ -282,37 +284,23 @@ def serve(
     uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
 
 
-def _generals_in_own_palaces(observation) -> float:
-    """How strongly a Xiangqi reading puts each general in its own palace rather than the other's."""
-    geometry = games.get("xiangqi").geometry
-    home, away = geometry.regions["palace:white"], geometry.regions["palace:black"]
-    red, black = observation.classes.index("red_general"), observation.classes.index("black_general")
-    score = 0.0
-    for index, point in enumerate(observation.points):
-        row = observation.probabilities[index]
-        if point in home:
-            score += row[red] - row[black]
-        elif point in away:
-            score += row[black] - row[red]
-    return score
-
-
-def _generals_at_home(variant, cal, frame, observation, model):
-    """A grid found by `calibration.grid` puts Red's rank at the bottom of the photo; a photo
-    taken from Black's side shows both generals in the wrong palaces, and is read turned half
-    round (the generals never leave their palaces in a legal game)."""
-    from calibration.grid import half_turned
+def _grid_side_down(variant, cal, frame, start: bool):
+    """A grid found on a photo taken from the second player's side, turned so the first rank is
+    the first player's: by the start position on a start photo, else by the pieces that never
+    leave home, if any stand on the photo (an empty board cannot tell)."""
+    from banco.locate import HOME_PIECES, home_side_down, start_side_down
     from vision.detector import Detector
 
-    score = _generals_in_own_palaces(observation)
-    if score >= 0.5:
-        return observation
-    turned = Detector(variant.name, half_turned(cal), model, quarter_turns=True).observe(frame)
-    if _generals_in_own_palaces(turned) > score + 0.5:
-        typer.echo("the generals stand in each other's palaces as the grid lies: read turned half round",
-                   err=True)
-        return turned
-    return observation
+    if start:
+        turned = start_side_down(variant, cal, frame)
+        why = "the start position reads the right way up"
+    else:
+        observation = Detector(variant.name, cal, quarter_turns=True).observe(frame)
+        turned = home_side_down(variant, cal, frame, observation, quarter_turns=True)[0]
+        why = f"{HOME_PIECES[variant.name]} stand on their own side"
+    if turned is not cal:
+        typer.echo(f"{why} with the grid turned half round: turned", err=True)
+    return turned
 
 
 @app.command()
@@ -373,8 +361,16 @@ def recognize(
         adaptation = load_for_profile(calibration_file) if calibration_file and model is None else None
         # One still photo: every crop is read turned four ways (pieces face any way).
         observation = Detector(variant.name, cal, model, adaptation=adaptation, quarter_turns=True).observe(frame)
-        if cal.method == "grid" and variant.name == "xiangqi":
-            observation = _generals_at_home(variant, cal, frame, observation, model)
+        if cal.method == "grid":
+            # A grid puts the first rank at the photo's bottom; from the other side, the pieces
+            # that never leave home read on each other's side, and the board is read turned.
+            from banco.locate import HOME_PIECES, home_side_down
+
+            cal, observation, turned = home_side_down(variant, cal, frame, observation, model_path=model,
+                                                      adaptation=adaptation, quarter_turns=True)
+            if turned:
+                typer.echo(f"{HOME_PIECES[variant.name]} stand on each other's side as the grid lies: "
+                           "read turned half round", err=True)
         g = variant.geometry
         # The whole board is read at once, as the set allows (no third horse, no elephant across
         # the river): the classifier confuses glyphs of one colour more than it misses pieces.

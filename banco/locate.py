@@ -98,3 +98,52 @@ def _start_likelihood(variant, calibration: Calibration, frame: np.ndarray, mode
     rows = [observation.classes.index(expected[point]) for point in observation.points]
     chosen = observation.probabilities[np.arange(len(rows)), rows]
     return float(np.log(np.clip(chosen, 1e-6, 1.0)).sum())
+
+
+# Pieces that never leave their own side's points: a general its palace, a 0 its cell, a
+# headquarters its post. On a grid, which does not say which side is whose, they tell.
+HOMES = {
+    "xiangqi": (("red_general", "palace:white"), ("black_general", "palace:black")),
+    "cotoan": (("white_0", ("e2",)), ("black_0", ("e10",))),
+    "commander": (("red_headquarters", ("f2", "h2")), ("blue_headquarters", ("f11", "h11"))),
+}
+HOME_PIECES = {"xiangqi": "the generals", "cotoan": "the 0s", "commander": "the headquarters"}
+
+
+def _home_points(variant, where) -> set:
+    geometry = variant.geometry
+    if isinstance(where, str):
+        return set(geometry.regions[where])
+    return {geometry.parse_point(name) for name in where}
+
+
+def home_score(variant, observation) -> float:
+    """How strongly a reading puts each side's never-moving pieces (`HOMES`) on its own points
+    rather than on the other side's: about +1 a piece the right way up, -1 turned."""
+    (first, first_home), (second, second_home) = HOMES[variant.name]
+    a, b = observation.classes.index(first), observation.classes.index(second)
+    mine, theirs = _home_points(variant, first_home), _home_points(variant, second_home)
+    score = 0.0
+    for index, point in enumerate(observation.points):
+        row = observation.probabilities[index]
+        if point in mine:
+            score += row[a] - row[b]
+        elif point in theirs:
+            score += row[b] - row[a]
+    return score
+
+
+def home_side_down(variant, calibration: Calibration, frame: np.ndarray, observation, **detector_options):
+    """(calibration, observation, turned): as given, or the board turned half round when the
+    pieces that never leave home read on each other's side as the grid lies."""
+    from calibration.grid import half_turned
+    from vision.detector import Detector
+
+    score = home_score(variant, observation)
+    if score >= 0.5:
+        return calibration, observation, False
+    turned_calibration = half_turned(calibration)
+    turned = Detector(variant.name, turned_calibration, **detector_options).observe(frame)
+    if home_score(variant, turned) > score + 0.5:
+        return turned_calibration, turned, True
+    return calibration, observation, False

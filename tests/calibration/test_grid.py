@@ -93,27 +93,59 @@ def test_a_large_photo_is_searched_shrunk_and_answered_at_full_size():
     assert error.max() < 0.5 * scene.calibration.piece_radius_px()
 
 
-def test_cli_recognize_without_markers_turns_a_board_seen_from_blacks_side(tmp_path):
-    import subprocess
-    import sys
-
+def _start_seen_from_the_second_players_side(game: str, seed: int = 11):
     from calibration.markers import detect_markers
     from vision.classes import EMPTY, appearance
 
-    board = games.get("xiangqi").board()
-    position = {p: c for p, c in appearance("xiangqi", board).items() if c != EMPTY}
-    scene = render_scene("xiangqi", random.Random(11), position=position, hands=False, max_tilt=30)
+    position = {p: c for p, c in appearance(game, games.get(game).record_board()).items() if c != EMPTY}
+    scene = render_scene(game, random.Random(seed), position=position, hands=False, max_tilt=30)
     corners = scene.calibration.grid_corners_px()
-    # The premise: no markers to go by, and Red's rank at the top of the photo.
+    # The premise: no markers to go by, and the first player's rank at the top of the photo.
     assert not detect_markers(scene.image).ids and corners[[0, 1], 1].mean() < corners[[2, 3], 1].mean()
+    return scene
+
+
+def _banco(*args):
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "banco", *args], capture_output=True, text=True)
+
+
+@pytest.mark.parametrize(("game", "home"), [("xiangqi", "the generals"), ("cotoan", "the 0s"),
+                                            ("commander", "the headquarters")])
+def test_cli_recognize_without_markers_turns_a_board_seen_from_the_second_players_side(tmp_path, game, home):
+    """A general never leaves its palace, a 0 its cell, a headquarters its post: read on each
+    other's side, they say the grid lies turned."""
+    import json
+
+    from vision.classes import EMPTY, appearance
+
+    scene = _start_seen_from_the_second_players_side(game)
     photo = tmp_path / "start.png"
     cv2.imwrite(str(photo), scene.image)
-    result = subprocess.run([sys.executable, "-m", "banco", "recognize", str(photo), "--game", "xiangqi"],
-                            capture_output=True, text=True)
+    result = _banco("recognize", str(photo), "--game", game, "--json")
     assert result.returncode == 0, result.stderr
-    assert "read turned half round" in result.stderr
-    rows = result.stdout.strip().splitlines()[-1].split()[0].split("/")  # rank 9 first
-    # Red (upper case) on Red's half, Black on Black's: the half-turned start has it the other way.
-    red_half, black_half = "".join(rows[5:]), "".join(rows[:5])
-    assert sum(map(str.isupper, red_half)) > 3 * sum(map(str.islower, red_half)), rows
-    assert sum(map(str.islower, black_half)) > 3 * sum(map(str.isupper, black_half)), rows
+    assert f"{home} stand on each other's side as the grid lies: read turned half round" in result.stderr
+    read = {games.Point(p["file"], p["rank"]): p["class"] for p in json.loads(result.stdout.splitlines()[-2])["points"]}
+    start = {p: c for p, c in appearance(game, games.get(game).record_board()).items() if c != EMPTY}
+    # Each piece read on its own side (turned, nearly every one would be the other side's).
+    other_side = [p for p, c in start.items() if read[p] != EMPTY and read[p].split("_")[0] != c.split("_")[0]]
+    assert len(other_side) <= 0.1 * len(start), other_side
+
+
+def test_cli_calibrate_turns_a_grid_seen_from_the_second_players_side_by_the_start_photo(tmp_path):
+    from calibration.profile import load
+
+    scene = _start_seen_from_the_second_players_side("commander")
+    photo, out = tmp_path / "start.png", tmp_path / "cal.json"
+    cv2.imwrite(str(photo), scene.image)
+    result = _banco("calibrate", "--game", "commander", "--start-position", str(photo), "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    assert "the start position reads the right way up with the grid turned half round: turned" in result.stderr
+    error = np.linalg.norm(load(out).grid_corners_px() - scene.calibration.grid_corners_px(), axis=1)
+    assert error.max() < 0.25 * scene.calibration.piece_radius_px()
+    result = _banco("calibrate", "--game", "commander", "--image", str(photo), "--auto", "--out", str(out))
+    assert "the headquarters stand on their own side with the grid turned half round: turned" in result.stderr
+    error = np.linalg.norm(load(out).grid_corners_px() - scene.calibration.grid_corners_px(), axis=1)
+    assert error.max() < 0.25 * scene.calibration.piece_radius_px()
