@@ -531,17 +531,25 @@ class AdaptationReport:
         the model is kept. A strong model may read a set better than templates of one photo do."""
         return bool(self.adapted_accuracy >= self.model_accuracy)
 
-    def summary(self) -> str:
-        kept = "" if self.helps else "; the adaptation read them worse, so the model is kept"
+    def summary(self, used: bool | None = None) -> str:
+        """One line for the user; `used` (default: `helps`) says whether the adaptation is used."""
+        used = self.helps if used is None else used
+        if self.helps:
+            verdict = ""
+        elif used:
+            verdict = "; the adaptation read them worse, but is used all the same"
+        else:
+            verdict = "; the adaptation read them worse, so the model is kept"
         return (f"adapted to this set in {self.seconds:.1f} s; on {self.held_out} ({self.held_out_points} points): "
-                f"model {self.model_accuracy:.1%} → adapted {self.adapted_accuracy:.1%} of points right{kept}")
+                f"model {self.model_accuracy:.1%} → adapted {self.adapted_accuracy:.1%} of points right{verdict}")
 
-    def to_json(self) -> dict:
+    def to_json(self, used: bool | None = None) -> dict:
         return {"held_out": self.held_out, "held_out_points": self.held_out_points,
                 "model_accuracy": round(self.model_accuracy, 4),
                 "adapted_accuracy": round(self.adapted_accuracy, 4), "seconds": round(self.seconds, 2),
                 "start_agreement": [round(a, 4) for a in self.agreement],
-                "method": self.adaptation.method, "classes": len(self.adaptation.classes), "used": self.helps}
+                "method": self.adaptation.method, "classes": len(self.adaptation.classes),
+                "used": self.helps if used is None else used}
 
 
 def _accuracy(adaptation: Adaptation | None, classes: Sequence[str], samples: Samples, rows: np.ndarray) -> float:

@@ -369,7 +369,7 @@ class MoveTracker:
         # render 1005 (63 held-out points, 1 read worse) lost its order at ply 27 (26/80 against 80/80).
         self.detector.adapt(report.adaptation)
         self.adapt_at_start = False
-        return [ev.Adapted(timestamp, report.summary(), report.to_json())]
+        return [ev.Adapted(timestamp, report.summary(used=True), report.to_json(used=True))]
 
     def _relocate(self, frame: np.ndarray, timestamp: float) -> list[ev.Event]:
         if self.locator is None:

@@ -219,6 +219,10 @@ def test_an_adaptation_that_reads_the_held_out_photo_worse_is_not_used(classifie
     assert report.adapted_accuracy < report.model_accuracy
     assert not report.helps and report.to_json()["used"] is False
     assert "the model is kept" in report.summary()
+    # A station uses its start adaptation all the same (one photo is a noisy judge): its note
+    # and the event's report say what was done.
+    assert "but is used all the same" in report.summary(used=True)
+    assert report.to_json(used=True)["used"] is True
 
 
 def test_cli_calibrate_with_start_position_writes_and_uses_the_adaptation(tmp_path, user_set, monkeypatch):
