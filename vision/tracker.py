@@ -205,6 +205,10 @@ class MoveTracker:
         self._doubt: tuple | None = None  # an illegal or ambiguous look awaiting a second one
         self._doubt_at = -1e9  # when that look was first seen
         self._pending_penalty: list = []
+        # A penalty attempt one still look saw (a piece set down across deep water), not confirmed
+        # by a second look before the hand came back for it: not reported, but the crossing to
+        # record if the board is next seen past a passed turn.
+        self._attempt_glimpsed = None
         self._lifted: int | None = None  # the row of the piece in the hand (a PieceLifted was sent)
         # Looks in a row each row read empty (or, while lifted, that row read its piece again).
         self._lift_runs: dict[int, int] = {}
@@ -326,6 +330,7 @@ class MoveTracker:
         self._waited = []
         self._last_signature = None
         self._pending_penalty = []
+        self._attempt_glimpsed = None
         self._press_pending = False
         self._lifted = None
         self._lift_runs = {}
@@ -794,7 +799,7 @@ class MoveTracker:
             return []
         # An attempt seen crossing the water (an `Illegal` naming a penalty turn) is the one to
         # record if the board is next seen past it without the put-back having been judged.
-        hint = self._pending_penalty[0] if self._pending_penalty else self._penalty_from_lifts()
+        hint = self._pending_penalty[0] if self._pending_penalty else self._attempt_glimpsed or self._penalty_from_lifts()
         verdict = inf.decide(self.board, self._evidence, max_plies=self.max_plies, rules=self.rules,
                              penalty_hint=hint)
         if verdict.status == "illegal" and self._waited:
@@ -865,7 +870,8 @@ class MoveTracker:
             if any(getattr(m, "penalty", False) for m in verdict.moves):
                 # A penalty turn in a sequence: seen as an attempt (the hint) or never seen, when
                 # which piece crossed is the lift watch's guess at best: the referee may correct it.
-                details["penalty_seen"] = bool(self._pending_penalty) and verdict.moves[0] == self._pending_penalty[0]
+                seen = self._pending_penalty[0] if self._pending_penalty else self._attempt_glimpsed
+                details["penalty_seen"] = seen is not None and verdict.moves[0] == seen
                 self._pending_penalty = []
             event = self._commit(verdict.moves, timestamp, {**details,
                 "margin": round(verdict.margin, 2), "changed": [list(p) for p in verdict.changed],
@@ -886,6 +892,11 @@ class MoveTracker:
             # LEDs only when a look RECHECK_S later, with nothing moving in between, sees the same
             # (not the full check that may fall on the next frame, nor a pause of an earlier move).
             self._doubt, self._doubt_at = signature, timestamp
+            if verdict.status == "illegal" and verdict.penalty:
+                # A still board showing a crossing, which the hand may take back before a second
+                # look (Cờ Tư Lệnh render 1003, ply 74: seen 1 s, then the turn was recorded as
+                # another piece's guessed crossing). Only a hint: no report, no commit.
+                self._attempt_glimpsed = verdict.penalty[0]
             return []
         if verdict.status in ("illegal", "ambiguous") and timestamp - self._doubt_at < RECHECK_S - 1e-6:
             self._recheck_at = self._doubt_at + RECHECK_S  # the look that may confirm it, not later
@@ -1015,6 +1026,7 @@ class MoveTracker:
         self._lifted_since = []
         self._set_down = set()
         self._hovered = Counter()
+        self._attempt_glimpsed = None
         log.info("committed %s at %.3f", " ".join(san), timestamp)
         return ev.MoveCommitted(list(moves), san, timestamp, evidence)
 

@@ -1091,3 +1091,36 @@ def test_a_game_that_goes_on_past_a_third_repetition_is_still_recorded():
         if len(seen) == 8:
             assert tracker.board.outcome().termination.value == "repetition"
     assert seen == "h0g2 h9g7 g2h0 g7h9 h0g2 h9g7 g2h0 g7h9 h2e2 h7e7".split()
+
+
+def test_commander_an_attempt_seen_once_before_the_hand_took_it_back_is_the_crossing_recorded():
+    """Red's artillery stands on 7,9, across deep water, when the hand leaves; the hand comes
+    back for it before a second look could confirm the attempt (no report), and the turn passes.
+    When blue's move shows it passed, the crossing recorded is the one seen, not the first the
+    rules list (6,9), and the record does not call it a guess."""
+    from games.commander import terrain as tr
+    from games.commander.pieces import RED, Kind, Piece
+    from tests.games.commander.helpers import with_kings
+
+    board = with_kings({"5,9": "A", "8,8": "i"}, referee=True)
+    assert str(board.penalty_turns()[0]) == "P5,9_6,9"
+    camera, tracker, t = _setup("commander", board)
+    before = camera.board.copy()
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    attempt = before.copy()
+    attempt.set_stack_at(tr.parse_point("5,9"), None)
+    attempt.set_stack_at(tr.parse_point("7,9"), [Piece(Kind.ARTILLERY, RED)])
+    camera.board = attempt
+    events, t = _play(tracker, camera, 0.5, t, hand=False)
+    camera.board = before.copy()  # the hand is back, and puts the artillery back
+    more, t = _play(tracker, camera, 0.6, t, hand=True)
+    events += more
+    more, t = _play(tracker, camera, 1.0, t, hand=False)
+    events += more
+    assert not _committed(events) and not [e for e in events if isinstance(e, ev.Illegal)]
+    camera.board.push(next(turn for turn in before.penalty_turns() if str(turn) == "P5,9_7,9"))
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _move(camera, "B8,8_9,8")
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    assert _written(events) == ["P5,9_7,9$", "B8,8_9,8"]
+    assert next(e for e in events if isinstance(e, ev.MoveCommitted)).evidence["penalty_seen"]
