@@ -797,9 +797,11 @@ class MoveTracker:
                ended: bool = False) -> list[ev.Event]:
         if self._evidence is None or self._game_ended():
             return []
-        # An attempt seen crossing the water (an `Illegal` naming a penalty turn) is the one to
-        # record if the board is next seen past it without the put-back having been judged.
-        hint = self._pending_penalty[0] if self._pending_penalty else self._attempt_glimpsed or self._penalty_from_lifts()
+        # An attempt seen crossing the water (an `Illegal` naming a penalty turn, or one look's
+        # glimpse) is the one to record if the board is next seen past it without the put-back
+        # having been judged.
+        hint = self._pending_penalty[0] if self._pending_penalty else \
+            self._attempt_glimpsed or self._penalty_from_lifts()
         verdict = inf.decide(self.board, self._evidence, max_plies=self.max_plies, rules=self.rules,
                              penalty_hint=hint)
         if verdict.status == "illegal" and self._waited:
