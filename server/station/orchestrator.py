@@ -726,7 +726,7 @@ class Station:
         if snapshot.get("result", "*") != "*" and self._result == "*":
             self._result = snapshot["result"]
             self._end_outcome = self._end_outcome or _outcome_of(snapshot)
-            self._note("end", f"game over: {snapshot['result']} ({snapshot.get('termination')})")
+            self._note("end", _game_over_note(snapshot))
             self._game_over()
         self._status_dirty = True
 
@@ -830,7 +830,7 @@ class Station:
             # LEDs take it from the record; a result taken back clears it.
             self._end_outcome = _outcome_of(snapshot)
             if result != "*":
-                self._note("end", f"game over: {result} ({snapshot.get('termination')})")
+                self._note("end", _game_over_note(snapshot))
                 self._game_over()
         if self._outbox or self._pending is not None:
             return  # our own moves are still on their way; the record will catch up
@@ -950,6 +950,16 @@ class Station:
 
     def _now_ms(self) -> int:
         return int(self._last_ts * 1000)
+
+
+def _game_over_note(snapshot: dict[str, Any]) -> str:
+    """The station's note when the record gives the game a result. A repetition verdict adds
+    what the referee may do: seed 001 asks the repeating player to change moves first."""
+    termination = snapshot.get("termination")
+    note = f"game over: {snapshot.get('result')} ({termination})"
+    if termination in {t.value for t in Termination if t.play_may_go_on}:
+        note += "; if the players go on, take the result back and the station records from the board"
+    return note
 
 
 def _outcome_of(snapshot: dict[str, Any]) -> Outcome | None:

@@ -772,7 +772,11 @@ def test_a_repetition_verdict_taken_back_by_the_referee_tracks_the_moves_played_
                            exit_at_end=True))
         return box[0]
 
-    asyncio.run(run_headless(app, make_station))
+    report = asyncio.run(run_headless(app, make_station))
+    texts = [event["text"] for event in report.events]
+    assert "game over: 1/2-1/2 (repetition); if the players go on, take the result back and the station " \
+           "records from the board" in texts
+    assert "a move after the end of the game was not recorded" in texts
     assert [text for text, _, _ in stored(app, game_id)] == repeating + ["h2e2", "h7e7"]
     repeated = games.get("xiangqi").board()
     assert trackers[0].resets[-1] == repeated.fen().replace(" 0 1", " 8 5")
