@@ -65,9 +65,13 @@ def find_board(variant, frames: Iterable[tuple[np.ndarray, float]], model: Path 
 
 
 def _first_seconds(frames: Iterable[tuple[np.ndarray, float]]) -> Iterator[tuple[np.ndarray, float]]:
+    """The frames of the first `MARKER_SEARCH_S` seconds, counted from the first frame's stamp (a
+    camera's stamps are its monotonic clock, a file's start near 0)."""
+    first = None
     for frame, stamp in frames:
+        first = stamp if first is None else first
         yield frame, stamp
-        if stamp > MARKER_SEARCH_S:
+        if stamp - first > MARKER_SEARCH_S:
             return
 
 

@@ -221,3 +221,25 @@ def test_record_and_watch_need_no_profile_for_a_board_without_markers(without_ma
     assert result.output.splitlines()[-2].startswith(f"{len(truth['moves'])} moves")
     watched = _calibration(games.get("cotoan"), None, str(without_markers.video))
     assert watched.method == "grid" and _worst_point_error(watched, truth) < 4.0
+
+
+def test_the_board_is_searched_for_on_the_first_seconds_of_a_camera_whose_clock_is_not_at_zero():
+    """A camera's stamps are its monotonic clock: the markers are looked for during the first
+    seconds from its first frame (the hand leaves them at the third second), not on one frame."""
+    import random
+
+    import games
+    from banco.locate import find_board
+    from models.synth.scene import render_scene
+    from vision.classes import EMPTY, appearance
+
+    position = {p: c for p, c in appearance("xiangqi", games.get("xiangqi").board()).items() if c != EMPTY}
+    scene = render_scene("xiangqi", random.Random(4), position=position, hands=False, max_tilt=20)
+    blank = np.full_like(scene.image, 100)  # a hand over the whole board: nothing to find
+    frames = [(blank, 5000.0 + i / 10) for i in range(30)] + [(scene.image, 5003.0 + i / 10) for i in range(10)]
+    kept: list = []
+    found = find_board(games.get("xiangqi"), iter(frames), keep=kept)
+    assert found.method == "markers"  # this render prints them
+    assert len(kept) == 31  # read up to the first frame that shows the board, none lost
+    error = np.linalg.norm(found.grid_corners_px() - scene.calibration.grid_corners_px(), axis=1)
+    assert error.max() < 0.25 * scene.calibration.piece_radius_px()
