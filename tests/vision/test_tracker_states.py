@@ -1124,3 +1124,27 @@ def test_commander_an_attempt_seen_once_before_the_hand_took_it_back_is_the_cros
     events, t = _play(tracker, camera, 1.0, t, hand=False)
     assert _written(events) == ["P5,9_7,9$", "B8,8_9,8"]
     assert next(e for e in events if isinstance(e, ev.MoveCommitted)).evidence["penalty_seen"]
+
+
+def test_commander_a_custom_deployment_is_read_as_the_start_and_the_game_tracked_from_it():
+    """Advanced mode (§3.3): each side deploys its pieces as it likes on its own half. The camera
+    reads a legal deployment as the game's start (Red's tanks and anti-aircraft guns swapped,
+    Blue's militia moved up), and the first move is tracked from it."""
+    from games.commander import terrain as tr
+    from games.commander.board import _parse_pieces
+    from games.commander.setups import validate_setup
+
+    deployed = games.get("commander").board()
+    for point, text in {"3,4": "T", "3,5": "G", "3,7": "G", "3,8": "T", "7,6": None, "6,6": "m"}.items():
+        deployed.set_stack_at(tr.parse_point(point), _parse_pieces(text, 0) if text else None)
+    validate_setup(deployed.fen())
+    camera = ScriptedCamera("commander", deployed.copy())
+    tracker = MoveTracker("commander", games.get("commander").board(), camera, _calibration("commander"))
+    events, t = _play(tracker, camera, 1.0, 0.0, hand=False)
+    started = [e for e in events if isinstance(e, ev.StartFound)]
+    assert started and started[0].fen == deployed.fen()
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    move = next(m for m in camera.board.legal_moves if str(m).startswith("T3,4"))
+    camera.board.push(move)
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    assert _committed(events) == [str(move)]
