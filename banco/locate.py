@@ -20,46 +20,69 @@ from calibration.homography import usual_thickness_mm
 # How much of the video's start may be searched for the board's markers.
 MARKER_SEARCH_S = 5.0
 GRID_TRIES = 3  # frames of that search the grid is looked for on: first, middle, last
+NO_MARKER_S = 1.0  # not one marker seen for this long: the grid is tried at once
 
 
 def find_board(variant, frames: Iterable[tuple[np.ndarray, float]], model: Path | None = None,
                keep: list | None = None, height_known: bool = False) -> Calibration:
     """The board on the first `MARKER_SEARCH_S` seconds of `frames`: by its markers, else by its
-    grid, framed for the pieces' size (`calibration.piece_size`). Frames read are appended to
-    `keep` when given (a recorder must not lose them). Raises `CalibrationError` naming why
-    neither way found it."""
-    from calibration.markers import calibrate_from_markers
+    grid (at once when no marker at all shows for `NO_MARKER_S`), framed for the pieces' size
+    (`calibration.piece_size`). Frames read are appended to `keep` when given (a recorder must
+    not lose them). Raises `CalibrationError` naming why neither way found it."""
+    from calibration.markers import calibrate_from_markers, detect_markers
     from calibration.piece_size import sized_to_pieces
 
     layout = BoardLayout.for_game(variant)
     thickness = usual_thickness_mm(layout.pitch_mm)
     searched: list[np.ndarray] = []
     marker_error = "no frame"
+    first, any_marker, tried_early = None, False, False
     for frame, stamp in _first_seconds(frames):
         if keep is not None:
             keep.append((frame, stamp))
         searched.append(frame)
+        first = stamp if first is None else first
         try:
             found = calibrate_from_markers(layout, frame, piece_height_mm=thickness)
         except CalibrationError as error:
             marker_error = str(error)
+            any_marker = any_marker or bool(detect_markers(frame).ids)
         else:
             return sized_to_pieces(found, frame, height_known=height_known)[0]
+        if not any_marker and not tried_early and stamp - first >= NO_MARKER_S:
+            # Not one marker in a second: most likely a board without them. Its grid now, rather
+            # than seconds of frames held in memory (a hand hiding it all: the search goes on).
+            tried_early = True
+            (grid, _), _ = _best_grid(layout, [frame], thickness)
+            if grid is not None:
+                return _grid_board(variant, grid, frame, model, height_known)
     if not searched:
         raise CalibrationError("no frame to find the board on")
     tries = [searched[0], searched[len(searched) // 2], searched[-1]][:min(GRID_TRIES, len(searched))]
-    best, grid_error = None, ""
-    for frame in tries:
+    (best, frame), grid_error = _best_grid(layout, tries, thickness)
+    if best is None:
+        raise CalibrationError(f"{marker_error}; {grid_error}")
+    return _grid_board(variant, best, frame, model, height_known)
+
+
+def _best_grid(layout: BoardLayout, frames: list[np.ndarray], thickness: float):
+    """((calibration, frame) of the most confident grid found on `frames`, or (None, None)), and
+    the last reason a grid was not found."""
+    best, grid_error = (None, None), ""
+    for frame in frames:
         try:
             found = _grid(layout, frame, thickness)
         except CalibrationError as error:
             grid_error = str(error)
             continue
-        if best is None or found.confidence > best[0].confidence:
+        if best[0] is None or found.confidence > best[0].confidence:
             best = (found, frame)
-    if best is None:
-        raise CalibrationError(f"{marker_error}; {grid_error}")
-    found, frame = best
+    return best, grid_error
+
+
+def _grid_board(variant, found: Calibration, frame: np.ndarray, model: Path | None, height_known: bool):
+    from calibration.piece_size import sized_to_pieces
+
     found = sized_to_pieces(found, frame, height_known=height_known)[0]
     return start_side_down(variant, found, frame, model)
 

@@ -197,6 +197,8 @@ def test_a_board_without_markers_is_found_by_its_grid_the_start_position_the_rig
 
     calibration, frames = locate_board("cotoan", FrameSource(without_markers.video), None)
     assert calibration.method == "grid" and frames
+    # Not one marker in the first second: the grid at once, not five seconds of frames held.
+    assert len(frames) <= without_markers.truth_data["fps"] * 1.0 + 2
     assert _worst_point_error(calibration, without_markers.truth_data) < 4.0
     # The grid alone puts the first rank at the photo's bottom, here the second player's.
     from calibration.grid import calibrate_from_grid
