@@ -45,6 +45,7 @@ class Recording:
     comments: dict[int, list[str]] = field(default_factory=dict)  # after this many moves
     events: list = field(default_factory=list)
     frames: int = 0
+    located: str = ""  # how the board was found: the profile, its markers, its grid
 
     def note(self, text: str) -> None:
         self.comments.setdefault(len(self.moves), []).append(text)
@@ -188,6 +189,12 @@ def record_video(video: Path, game: str, *, calibration: Path | None = None, clo
     tracker = MoveTracker(variant.name, board, detector, cal, commit_on_press=bool(presses), locator=BoardLocator(cal),
                           adapt_at_start=True)
     recording = Recording(variant.name, board.copy(), board.fen())
+    if calibration is not None:
+        recording.located = f"from {calibration}"
+    elif cal.method == "grid":
+        recording.located = f"found by its printed grid (confidence {cal.confidence:.2f})"
+    else:
+        recording.located = "found by its markers"
     total = max(source.frame_count, 1)
 
     def handle(events) -> None:
@@ -311,7 +318,7 @@ def register(app, fail) -> None:
         except ValueError as error:
             fail(str(error))
         notes = sum(len(v) for v in recording.comments.values())
-        typer.echo(f"{len(recording.san)} moves, {notes} events noted", err=True)
+        typer.echo(f"board {recording.located}; {len(recording.san)} moves, {notes} events noted", err=True)
         typer.echo(str(out))
 
 
