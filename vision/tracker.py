@@ -1049,7 +1049,27 @@ class MoveTracker:
                 self.board = self.variant.board(fen)
                 self._start(timestamp)
                 return [ev.StartFound(fen, timestamp)]
+        self._turn_if_start_reads_turned(evidence)
         return []
+
+    def _turn_if_start_reads_turned(self, evidence: inf.Evidence) -> None:
+        """A board found by its printed grid alone may lie the other way round: a grid does not
+        say which side is whose, and an empty board (the pieces set up after the camera started)
+        could not tell. The start position read on the half-turned points turns the calibration;
+        the next still look then finds the start through it."""
+        if self.calibration.method != "grid" or self.board.move_stack:
+            return
+        geometry = self.variant.geometry
+        row = {point: index for index, point in enumerate(evidence.points)}
+        partner = [row[Point(geometry.files - 1 - p.file, geometry.ranks - 1 - p.rank)] for p in evidence.points]
+        turned = inf.Evidence(evidence.game, evidence.classes, evidence.points, evidence.logp[partner],
+                              evidence.seen[partner])
+        if inf.residual(turned, self.rules.view(self.board)):
+            return
+        from calibration.grid import half_turned
+
+        log.info("the start position reads the other way round: the grid's calibration is turned half round")
+        self.recalibrate(half_turned(self.calibration))
 
     def _start(self, timestamp: float) -> None:
         self._legal_look()

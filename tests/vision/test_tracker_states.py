@@ -1148,3 +1148,56 @@ def test_commander_a_custom_deployment_is_read_as_the_start_and_the_game_tracked
     camera.board.push(move)
     events, t = _play(tracker, camera, 1.0, t, hand=False)
     assert _committed(events) == [str(move)]
+
+
+class _TurnedCamera(ScriptedCamera):
+    """A camera on the second player's side of a board found by its grid, which took the first
+    rank to be the photo's bottom: every point reads its half-turn partner, until the tracker
+    reads through the half-turned calibration."""
+
+    def __init__(self, game: str, board) -> None:
+        super().__init__(game, board)
+        self.turned = True
+        self.calibrations = []
+
+    def recalibrate(self, calibration) -> None:
+        self.calibrations.append(calibration)
+        self.turned = not self.turned
+
+    def observe(self, frame) -> Observation:
+        seen = super().observe(frame)
+        if not self.turned:
+            return seen
+        geometry = games.get(self.game).geometry
+        row = {p: i for i, p in enumerate(seen.points)}
+        partner = [row[games.Point(geometry.files - 1 - p.file, geometry.ranks - 1 - p.rank)] for p in seen.points]
+        return Observation(self.game, seen.classes, seen.points, seen.probabilities[partner], seen.occluded[partner])
+
+
+def test_a_grid_that_lies_the_other_way_round_is_turned_when_the_start_position_is_set_up():
+    """The camera started over an empty board (which cannot say which side is whose), so the grid
+    was taken the wrong way round. When the pieces are set up, the start reads turned: the
+    tracker turns its calibration, finds the start, and records the first move."""
+    from calibration.grid import half_turned
+
+    class EmptyBoard:
+        def piece_map(self):
+            return {}
+
+    variant = games.get("xiangqi")
+    camera = _TurnedCamera("xiangqi", EmptyBoard())
+    base = _calibration("xiangqi")
+    grid = Calibration(base.layout, base.homography, base.image_size, "grid", confidence=0.7)
+    tracker = MoveTracker("xiangqi", variant.board(), camera, grid)
+    events, t = _play(tracker, camera, 1.0, 0.0, hand=False)
+    assert not any(isinstance(e, ev.StartFound) for e in events) and not camera.calibrations
+    _, t = _play(tracker, camera, 1.0, t, hand=True)  # the players set the pieces up
+    camera.board = variant.board()
+    events, t = _play(tracker, camera, 1.5, t, hand=False)
+    assert any(isinstance(e, ev.StartFound) for e in events)
+    assert len(camera.calibrations) == 1
+    assert np.allclose(camera.calibrations[0].homography, half_turned(grid).homography)
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _move(camera, "h2e2")
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    assert _committed(events) == ["h2e2"]
