@@ -290,7 +290,7 @@ def register(app, fail) -> None:
         video: Annotated[Path, typer.Argument(help="a video file of the game")],
         game: Annotated[str, typer.Option("--game", "-g", help="xiangqi, commander or cotoan")] = "xiangqi",
         calibration: Annotated[Path | None, typer.Option(
-            "--calibration", help="a profile from banco calibrate (else the board's markers)")] = None,
+            "--calibration", help="a profile from banco calibrate (else the board's markers, or its grid)")] = None,
         clock_log: Annotated[Path | None, typer.Option(
             "--clock-log", help="clock presses: seconds into the video, one per line")] = None,
         out: Annotated[Path, typer.Option("--out", "-o", help="where to write the record")] = Path("game.pgn"),
