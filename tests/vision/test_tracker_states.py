@@ -1201,3 +1201,25 @@ def test_a_grid_that_lies_the_other_way_round_is_turned_when_the_start_position_
     _move(camera, "h2e2")
     events, t = _play(tracker, camera, 1.0, t, hand=False)
     assert _committed(events) == ["h2e2"]
+
+
+def test_a_master_game_that_goes_on_past_a_repetition_verdict_is_recorded_whole():
+    """Xu Tianhong – Tao Hanming, 1997 (games/xiangqi/data): the rules give their verdict at ply
+    65 (perpetual chase by Red), Red changes moves at ply 67 as seed 001 asks, and the game goes
+    on to ply 85. Every ply is recorded, in order."""
+    from importlib.resources import files
+
+    from games.xiangqi.pgn import read_game
+
+    game = read_game(files("games.xiangqi.data").joinpath("xu-tianhong-tao-hanming-1997.pgn").read_text("utf-8"))
+    played = [str(gm.move) for gm in game.moves]
+    camera, tracker, t = _setup()
+    seen = []
+    for ply, text in enumerate(played, 1):
+        _, t = _play(tracker, camera, 0.4, t, hand=True)
+        _move(camera, text)
+        events, t = _play(tracker, camera, 0.9, t, hand=False)
+        seen += _committed(events)
+        if ply == 65:
+            assert tracker.board.outcome().termination.value == "perpetual chase"
+    assert seen == played and len(played) == 85
