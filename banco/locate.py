@@ -21,6 +21,7 @@ from calibration.homography import usual_thickness_mm
 MARKER_SEARCH_S = 5.0
 GRID_TRIES = 3  # frames of that search the grid is looked for on: first, middle, last
 NO_MARKER_S = 1.0  # not one marker seen for this long: the grid is tried at once
+SAMPLE_EVERY = 5  # of the frames searched, those kept to look for the grid on
 
 
 def find_board(variant, frames: Iterable[tuple[np.ndarray, float]], model: Path | None = None,
@@ -37,10 +38,12 @@ def find_board(variant, frames: Iterable[tuple[np.ndarray, float]], model: Path 
     searched: list[np.ndarray] = []
     marker_error = "no frame"
     first, any_marker, tried_early = None, False, False
-    for frame, stamp in _first_seconds(frames):
+    for index, (frame, stamp) in enumerate(_first_seconds(frames)):
         if keep is not None:
             keep.append((frame, stamp))
-        searched.append(frame)
+        if index % SAMPLE_EVERY == 0:
+            searched.append(frame)  # a sample for the grid: seconds of whole frames would be too much
+        last = frame
         first = stamp if first is None else first
         try:
             found = calibrate_from_markers(layout, frame, piece_height_mm=thickness)
@@ -58,6 +61,7 @@ def find_board(variant, frames: Iterable[tuple[np.ndarray, float]], model: Path 
                 return _grid_board(variant, grid, frame, model, height_known)
     if not searched:
         raise CalibrationError("no frame to find the board on")
+    searched.append(last)
     tries = [searched[0], searched[len(searched) // 2], searched[-1]][:min(GRID_TRIES, len(searched))]
     (best, frame), grid_error = _best_grid(layout, tries, thickness)
     if best is None:
