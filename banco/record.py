@@ -5,7 +5,8 @@ moves it commits are pushed to the game's own board (the rules engine has the la
 and written in the game's format: PGN for Cờ Tướng (Vietnamese coordinates), the seed's
 secretary notation for Cờ Tư Lệnh, our notation for Cờ Toán. Events that are not moves
 (illegal moves, ambiguities, occlusions, camera drop-outs) become comments where they
-happened, so a referee sees every doubt.
+happened, so a referee sees every doubt; an occlusion that only held a move back until it
+was committed is no doubt, and is dropped.
 
 The board is located by its printed ArUco markers on the first frames, else by its printed
 grid (`banco.locate`), or by a profile from `banco calibrate` (`--calibration`). With
@@ -46,9 +47,22 @@ class Recording:
     events: list = field(default_factory=list)
     frames: int = 0
     located: str = ""  # how the board was found: the profile, its markers, its grid
+    # Occlusions noted since the last move: a move committed after them has resolved them.
+    open_occlusions: list = field(default_factory=list)
 
     def note(self, text: str) -> None:
         self.comments.setdefault(len(self.moves), []).append(text)
+
+    def _drop_resolved_occlusions(self) -> None:
+        """A hidden point that kept a move waiting is no doubt once the move is committed: the
+        record keeps only the occlusions nothing resolved (the video ended behind a hand)."""
+        for ply, text in self.open_occlusions:
+            notes = self.comments.get(ply, [])
+            if text in notes:
+                notes.remove(text)
+            if not notes:
+                self.comments.pop(ply, None)
+        self.open_occlusions = []
 
     def take(self, event) -> None:
         """One event from the tracker: a start position, moves to push, a comment."""
@@ -58,6 +72,7 @@ class Recording:
             self.start_fen = event.fen
             return
         if isinstance(event, ev.MoveCommitted):
+            self._drop_resolved_occlusions()
             for move, san in zip(event.moves, event.san, strict=True):
                 self.board.push(move)  # the rules engine checks it once more
                 self.moves.append(move)
@@ -65,6 +80,8 @@ class Recording:
         text = describe(self.game, event)
         if text:
             self.note(text)
+            if isinstance(event, ev.Occluded):
+                self.open_occlusions.append((len(self.moves), text))
         if isinstance(event, ev.MoveCommitted):
             verdict = self.board.outcome()
             if verdict is not None and verdict.termination.play_may_go_on:

@@ -247,3 +247,22 @@ def test_the_board_is_searched_for_on_the_first_seconds_of_a_camera_whose_clock_
     assert len(kept) == 31  # read up to the first frame that shows the board, none lost
     error = np.linalg.norm(found.grid_corners_px() - scene.calibration.grid_corners_px(), axis=1)
     assert error.max() < 0.25 * scene.calibration.piece_radius_px()
+
+
+def test_an_occlusion_the_next_move_resolved_leaves_no_comment_and_one_left_open_does():
+    import games
+    from banco.record import Recording, describe
+    from vision import events as ev
+
+    variant = games.get("xiangqi")
+    recording = Recording("xiangqi", variant.board(), variant.starting_fen)
+    recording.take(ev.StartFound(variant.starting_fen, 0.5))
+    hidden = ev.Occluded([games.Point(7, 2)], 2.0)
+    recording.take(hidden)
+    board = recording.board
+    move = variant.parse_move(board, "h2e2")
+    recording.take(ev.MoveCommitted([move], [variant.notation().format(board, move)], 3.0))
+    wrong = ev.Illegal([games.Point(0, 6)], 4.0, "no legal move explains these points", [])
+    recording.take(wrong)
+    recording.take(ev.Occluded([games.Point(4, 7)], 5.0))  # the video ends behind a hand
+    assert recording.comments == {1: [describe("xiangqi", wrong), "occluded at 5.0s: e7"]}
