@@ -70,6 +70,8 @@ class Recording:
         if isinstance(event, ev.StartFound):
             self.board = games.get(self.game).record_board(event.fen)
             self.start_fen = event.fen
+            if event.note:
+                self.note(event.note)
             return
         if isinstance(event, ev.MoveCommitted):
             self._drop_resolved_occlusions()

@@ -176,15 +176,21 @@ class LiftEnded:
 class StartFound:
     """The camera recognised a start position (the standard one, or a legal custom deployment).
 
-    The tracker tracks from `fen` from now on; the receiver starts its record there.
+    The tracker tracks from `fen` from now on; the receiver starts its record there. `note`
+    says what the camera could not tell (a commander hidden in one of two headquarters), for
+    the referee; empty when nothing.
     """
 
     fen: str
     timestamp: float = 0.0
+    note: str = ""
     kind: ClassVar[str] = "start"
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "timestamp": self.timestamp, "fen": self.fen}
+        data = {"kind": self.kind, "timestamp": self.timestamp, "fen": self.fen}
+        if self.note:
+            data["note"] = self.note
+        return data
 
 
 @dataclass

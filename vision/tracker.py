@@ -1044,11 +1044,12 @@ class MoveTracker:
             self._start(timestamp)
             return [ev.StartFound(self.board.fen(), timestamp)]
         if self.game == "commander" and not self.board.move_stack:
-            fen = read_deployment(evidence, self.board)
-            if fen is not None:
+            found = read_deployment(evidence, self.board)
+            if found is not None:
+                fen, note = found
                 self.board = self.variant.board(fen)
                 self._start(timestamp)
-                return [ev.StartFound(fen, timestamp)]
+                return [ev.StartFound(fen, timestamp, note)]
         self._turn_if_start_reads_turned(evidence)
         return []
 
@@ -1110,13 +1111,16 @@ def _log_rows(probs: np.ndarray) -> np.ndarray:
     return np.log(probs)
 
 
-def read_deployment(evidence: inf.Evidence, template: Board) -> str | None:
-    """A legal Commander Chess custom deployment (§3.3) read from the camera, or None.
+def read_deployment(evidence: inf.Evidence, template: Board) -> tuple[str, str] | None:
+    """A legal Commander Chess custom deployment (§3.3) read from the camera, as (FEN, note),
+    or None.
 
     Each point shows its top piece; a commander may hide inside its HQ, so when one is not
-    seen it is tried inside each HQ of its side: the deployment counts only if exactly one
-    reading is legal.
+    seen it is tried inside each HQ of its side. When more than one HQ gives a legal
+    deployment, the camera cannot tell which hides it: the first is taken and the note says so,
+    for the referee to correct (empty when the reading is the only legal one).
     """
+    from games import get as get_game
     from games.commander.pieces import BLUE, RED, Kind, Piece
     from games.commander.setups import SetupError, validate_setup
 
@@ -1129,20 +1133,20 @@ def read_deployment(evidence: inf.Evidence, template: Board) -> str | None:
             continue
         side, kind = name.split("_", 1)
         placement[point] = [Piece(Kind[kind.upper()], RED if side == "red" else BLUE)]
-    options = [placement]
+    options: list[tuple[dict, dict]] = [(placement, {})]  # a placement, and where commanders hide
     for color in (RED, BLUE):
         if any(stack[0].kind is Kind.COMMANDER and stack[0].color is color for stack in placement.values()):
             continue
         hqs = [p for p, s in placement.items() if s[0].kind is Kind.HEADQUARTERS and s[0].color is color]
         widened = []
-        for option in options:
+        for option, hidden in options:
             for hq in hqs:
                 copy = {p: list(s) for p, s in option.items()}
                 copy[hq].append(Piece(Kind.COMMANDER, color))
-                widened.append(copy)
+                widened.append((copy, {**hidden, color: hq}))
         options = widened
     legal = []
-    for option in options:
+    for option, hidden in options:
         board = template.copy()
         board.squares = [None] * len(board.squares)
         try:
@@ -1152,5 +1156,16 @@ def read_deployment(evidence: inf.Evidence, template: Board) -> str | None:
             validate_setup(fen)
         except (SetupError, ValueError):
             continue
-        legal.append(fen)
-    return legal[0] if len(legal) == 1 else None
+        legal.append((fen, hidden))
+    if not legal:
+        return None
+    fen, hidden = legal[0]
+    notes = []
+    name = get_game("commander").geometry.point_name
+    for color, hq in hidden.items():
+        others = sorted({other[color] for _, other in legal[1:] if other[color] != hq}, key=str)
+        if others:
+            side = "Red" if color is RED else "Blue"
+            notes.append(f"{side}'s commander hides in a headquarters the camera cannot see into: taken as "
+                         f"{name(hq)}, it may be {' or '.join(name(p) for p in others)}; the referee may correct it")
+    return fen, "; ".join(notes)

@@ -438,6 +438,8 @@ class Station:
             self._note("camera", event.note())
         elif kind == "StartFound":
             self._note("camera", f"start position found: {getattr(event, 'fen', '')}", quiet=True)
+            if getattr(event, "note", ""):
+                self._note("camera", event.note)
         elif isinstance(event, Tick):
             if self.camera in ("starting", "ended"):
                 self.camera = "watching"

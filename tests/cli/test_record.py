@@ -266,3 +266,14 @@ def test_an_occlusion_the_next_move_resolved_leaves_no_comment_and_one_left_open
     recording.take(wrong)
     recording.take(ev.Occluded([games.Point(4, 7)], 5.0))  # the video ends behind a hand
     assert recording.comments == {1: [describe("xiangqi", wrong), "occluded at 5.0s: e7"]}
+
+
+def test_what_the_camera_could_not_tell_at_the_start_opens_the_record():
+    import games
+    from banco.record import Recording
+    from vision import events as ev
+
+    variant = games.get("commander")
+    recording = Recording("commander", variant.record_board(), variant.starting_fen)
+    recording.take(ev.StartFound(variant.starting_fen, 0.5, "Red's commander hides in a headquarters …"))
+    assert recording.comments == {0: ["Red's commander hides in a headquarters …"]}

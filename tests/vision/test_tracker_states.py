@@ -1223,3 +1223,29 @@ def test_a_master_game_that_goes_on_past_a_repetition_verdict_is_recorded_whole(
         if ply == 65:
             assert tracker.board.outcome().termination.value == "perpetual chase"
     assert seen == played and len(played) == 85
+
+
+def test_commander_a_commander_hidden_in_one_of_two_headquarters_starts_the_game_and_tells_the_referee():
+    """§3.3 and D2: Red deploys its commander inside a headquarters, which shows only its top.
+    Either headquarters gives a legal deployment: the game starts from one, and the start event
+    (and so the record and the referee console) says the camera could not tell which."""
+    from games.commander import terrain as tr
+    from games.commander.board import _parse_pieces
+
+    variant = games.get("commander")
+    deployed = variant.board()
+    deployed.set_stack_at(tr.parse_point("0,6"), None)
+    deployed.set_stack_at(tr.parse_point("1,5"), _parse_pieces("HC", 0))
+    other = variant.board()
+    other.set_stack_at(tr.parse_point("0,6"), None)
+    other.set_stack_at(tr.parse_point("1,7"), _parse_pieces("HC", 0))
+    camera = ScriptedCamera("commander", deployed.copy())
+    assert appearance("commander", deployed) == appearance("commander", other)  # the premise
+    tracker = MoveTracker("commander", variant.board(), camera, _calibration("commander"))
+    events, t = _play(tracker, camera, 1.0, 0.0, hand=False)
+    started = [e for e in events if isinstance(e, ev.StartFound)]
+    assert started and started[0].fen in (deployed.fen(), other.fen())
+    names = {variant.geometry.point_name(tr.to_point(tr.parse_point(p))) for p in ("1,5", "1,7")}
+    note = started[0].note
+    assert note.startswith("Red's commander hides in a headquarters the camera cannot see into: taken as ")
+    assert all(name in note for name in names) and started[0].to_json()["note"] == note
