@@ -19,7 +19,6 @@ from calibration.homography import usual_thickness_mm
 
 # How much of the video's start may be searched for the board's markers.
 MARKER_SEARCH_S = 5.0
-GRID_TRIES = 3  # frames of that search the grid is looked for on: first, middle, last
 NO_MARKER_S = 1.0  # not one marker seen for this long: the grid is tried at once
 SAMPLE_EVERY = 5  # of the frames searched, those kept to look for the grid on
 
@@ -37,14 +36,13 @@ def find_board(variant, frames: Iterable[tuple[np.ndarray, float]], model: Path 
     thickness = usual_thickness_mm(layout.pitch_mm)
     searched: list[np.ndarray] = []
     marker_error = "no frame"
-    first, any_marker, tried_early = None, False, False
-    for index, (frame, stamp) in enumerate(_first_seconds(frames)):
+    any_marker, tried_early = False, False
+    for index, (frame, stamp, elapsed) in enumerate(_first_seconds(frames)):
         if keep is not None:
             keep.append((frame, stamp))
         if index % SAMPLE_EVERY == 0:
             searched.append(frame)  # a sample for the grid: seconds of whole frames would be too much
         last = frame
-        first = stamp if first is None else first
         try:
             found = calibrate_from_markers(layout, frame, piece_height_mm=thickness)
         except CalibrationError as error:
@@ -52,7 +50,7 @@ def find_board(variant, frames: Iterable[tuple[np.ndarray, float]], model: Path 
             any_marker = any_marker or bool(detect_markers(frame).ids)
         else:
             return sized_to_pieces(found, frame, height_known=height_known)[0]
-        if not any_marker and not tried_early and stamp - first >= NO_MARKER_S:
+        if not any_marker and not tried_early and elapsed >= NO_MARKER_S:
             # Not one marker in a second: most likely a board without them. Its grid now, rather
             # than seconds of frames held in memory (a hand hiding it all: the search goes on).
             tried_early = True
@@ -61,8 +59,8 @@ def find_board(variant, frames: Iterable[tuple[np.ndarray, float]], model: Path 
                 return _grid_board(variant, grid, frame, model, height_known)
     if not searched:
         raise CalibrationError("no frame to find the board on")
-    searched.append(last)
-    tries = [searched[0], searched[len(searched) // 2], searched[-1]][:min(GRID_TRIES, len(searched))]
+    # The first, middle and last frames searched (each once).
+    tries = list({id(f): f for f in (searched[0], searched[len(searched) // 2], last)}.values())
     (best, frame), grid_error = _best_grid(layout, tries, thickness)
     if best is None:
         raise CalibrationError(f"{marker_error}; {grid_error}")
@@ -91,13 +89,14 @@ def _grid_board(variant, found: Calibration, frame: np.ndarray, model: Path | No
     return start_side_down(variant, found, frame, model)
 
 
-def _first_seconds(frames: Iterable[tuple[np.ndarray, float]]) -> Iterator[tuple[np.ndarray, float]]:
-    """The frames of the first `MARKER_SEARCH_S` seconds, counted from the first frame's stamp (a
-    camera's stamps are its monotonic clock, a file's start near 0)."""
+def _first_seconds(frames: Iterable[tuple[np.ndarray, float]]) -> Iterator[tuple[np.ndarray, float, float]]:
+    """(frame, stamp, seconds since the first frame) for the first `MARKER_SEARCH_S` seconds,
+    counted from the first frame's stamp (a camera's stamps are its monotonic clock, a file's
+    start near 0)."""
     first = None
     for frame, stamp in frames:
         first = stamp if first is None else first
-        yield frame, stamp
+        yield frame, stamp, stamp - first
         if stamp - first > MARKER_SEARCH_S:
             return
 
@@ -131,21 +130,23 @@ def _start_likelihood(variant, calibration: Calibration, frame: np.ndarray, mode
     return float(np.log(np.clip(chosen, 1e-6, 1.0)).sum())
 
 
-# Pieces that never leave their own side's points: a general its palace, a 0 its cell, a
-# headquarters its post. On a grid, which does not say which side is whose, they tell.
+# Pieces that never leave their own side's points: a general its palace (a region), a 0 its
+# cell and a headquarters its post (None: where the start position puts them). On a grid,
+# which does not say which side is whose, they tell.
 HOMES = {
     "xiangqi": (("red_general", "palace:white"), ("black_general", "palace:black")),
-    "cotoan": (("white_0", ("e2",)), ("black_0", ("e10",))),
-    "commander": (("red_headquarters", ("f2", "h2")), ("blue_headquarters", ("f11", "h11"))),
+    "cotoan": (("white_0", None), ("black_0", None)),
+    "commander": (("red_headquarters", None), ("blue_headquarters", None)),
 }
 HOME_PIECES = {"xiangqi": "the generals", "cotoan": "the 0s", "commander": "the headquarters"}
 
 
-def _home_points(variant, where) -> set:
-    geometry = variant.geometry
-    if isinstance(where, str):
-        return set(geometry.regions[where])
-    return {geometry.parse_point(name) for name in where}
+def _home_points(variant, piece_class: str, region: str | None) -> set:
+    if region is not None:
+        return set(variant.geometry.regions[region])
+    from vision.classes import appearance
+
+    return {point for point, seen in appearance(variant.name, variant.record_board()).items() if seen == piece_class}
 
 
 def home_score(variant, observation) -> float:
@@ -153,7 +154,7 @@ def home_score(variant, observation) -> float:
     rather than on the other side's: about +1 a piece the right way up, -1 turned."""
     (first, first_home), (second, second_home) = HOMES[variant.name]
     a, b = observation.classes.index(first), observation.classes.index(second)
-    mine, theirs = _home_points(variant, first_home), _home_points(variant, second_home)
+    mine, theirs = _home_points(variant, first, first_home), _home_points(variant, second, second_home)
     score = 0.0
     for index, point in enumerate(observation.points):
         row = observation.probabilities[index]

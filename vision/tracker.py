@@ -797,11 +797,9 @@ class MoveTracker:
                ended: bool = False) -> list[ev.Event]:
         if self._evidence is None or self._game_ended():
             return []
-        # An attempt seen crossing the water (an `Illegal` naming a penalty turn, or one look's
-        # glimpse) is the one to record if the board is next seen past it without the put-back
-        # having been judged.
-        hint = self._pending_penalty[0] if self._pending_penalty else \
-            self._attempt_glimpsed or self._penalty_from_lifts()
+        # An attempt seen crossing the water is the one to record if the board is next seen past
+        # it without the put-back having been judged.
+        hint = self._attempt_seen() or self._penalty_from_lifts()
         verdict = inf.decide(self.board, self._evidence, max_plies=self.max_plies, rules=self.rules,
                              penalty_hint=hint)
         if verdict.status == "illegal" and self._waited:
@@ -872,7 +870,7 @@ class MoveTracker:
             if any(getattr(m, "penalty", False) for m in verdict.moves):
                 # A penalty turn in a sequence: seen as an attempt (the hint) or never seen, when
                 # which piece crossed is the lift watch's guess at best: the referee may correct it.
-                seen = self._pending_penalty[0] if self._pending_penalty else self._attempt_glimpsed
+                seen = self._attempt_seen()
                 details["penalty_seen"] = seen is not None and verdict.moves[0] == seen
                 self._pending_penalty = []
             event = self._commit(verdict.moves, timestamp, {**details,
@@ -963,6 +961,10 @@ class MoveTracker:
         if chosen is not None and chosen is not verdict.moves:
             verdict.alternatives = [o for o in options if o is not chosen]
             verdict.moves = chosen
+
+    def _attempt_seen(self):
+        """The penalty turn a look saw tried: reported as `Illegal`, else one look's glimpse; or None."""
+        return self._pending_penalty[0] if self._pending_penalty else self._attempt_glimpsed
 
     def _penalty_from_lifts(self):
         """A penalty turn (referee mode) of a piece the lift watch saw in the hand since the last
