@@ -119,3 +119,45 @@ def test_unknown_labels_are_value_errors(label):
 def test_unknown_split_is_a_value_error():
     with pytest.raises(ValueError, match="split"):
         render_piece("white_1", 32, random.Random(0), split="val")
+
+
+def _glyph(char: str, font_path: str, size: int = 150) -> np.ndarray:
+    from PIL import Image, ImageDraw
+
+    glyph = Image.new("L", (size, size), 0)
+    ImageDraw.Draw(glyph).text((size / 2, size / 2), char, font=pieces._font(font_path, 0, int(size * 0.6)),
+                               fill=255, anchor="mm")
+    return np.array(glyph)
+
+
+def test_a_glyph_redrawn_with_a_pen_has_strokes_of_one_width():
+    import cv2
+
+    ming = _glyph("砲", pieces.FONT_FILES["train"][1][0], size=300)
+    redrawn = pieces.redrawn_with_pen(ming, 12)
+
+    def widths(mask):  # twice the distance to the edge, along the strokes' middle lines
+        depth = cv2.distanceTransform((mask > 127).astype(np.uint8), cv2.DIST_L2, 5)
+        return 2 * depth[pieces._skeleton(mask) > 0]
+
+    def spread(mask):
+        return np.percentile(widths(mask), 90) / np.percentile(widths(mask), 10)
+
+    # The ming face's strokes go from thin horizontals to thick verticals; the pen draws them evenly.
+    assert spread(ming) > 1.6 and spread(redrawn) < 1.4
+    assert 12 <= np.median(widths(redrawn)) <= 17
+    # The same character: every point of the font's skeleton is inked by the pen.
+    assert (redrawn[pieces._skeleton(ming) > 0] > 0).mean() > 0.99
+
+
+def test_only_training_glyphs_are_restyled(monkeypatch):
+    calls = []
+    real_restyled = pieces._restyled
+    monkeypatch.setattr(pieces, "_restyled", lambda glyph, rng: calls.append(1) or real_restyled(glyph, rng))
+    rng = random.Random(4)
+    for label in piece_classes("xiangqi"):
+        render_piece(label, 32, rng, split="test")
+    assert not calls
+    for label in piece_classes("xiangqi"):
+        render_piece(label, 32, rng, split="train")
+    assert len(calls) == len(piece_classes("xiangqi"))
