@@ -27,7 +27,11 @@ def train_classifier(data: Path, out: Path, epochs: int = 10, imgsz: int = 64, b
     os.environ.setdefault("YOLO_OFFLINE", "true")
     os.environ.setdefault("YOLO_VERBOSE", "false")
     from ultralytics import YOLO
+    from ultralytics.utils import torch_utils
 
+    # ultralytics trains on cpu_count - 1 threads, leaving a core to the data loader, yet on the
+    # CPU it loads data in the training thread itself (workers=0): on two cores, half idled.
+    torch_utils.NUM_THREADS = len(os.sched_getaffinity(0))
     model = YOLO(MODEL_YAML)
     run_dir = out.resolve().parent / f".runs-{name}"  # absolute: ultralytics puts relative ones under runs/
     settings = dict(optimizer="AdamW", lr0=0.002, warmup_epochs=1.0, cos_lr=True) | overrides
