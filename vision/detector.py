@@ -153,7 +153,9 @@ class PointClassifier:
     def _softened(self, probabilities: np.ndarray) -> np.ndarray:
         if self.temperature == 1.0:
             return probabilities
-        softer = np.power(np.clip(probabilities, 1e-12, 1.0), 1.0 / self.temperature)
+        # Floored at the smallest normal float, not higher: a sharp model's least likely classes
+        # fall below 1e-12, and a higher floor would shrink their gaps unevenly.
+        softer = np.power(np.clip(probabilities, np.finfo(np.float32).tiny, 1.0), 1.0 / self.temperature)
         return (softer / softer.sum(axis=1, keepdims=True)).astype(np.float32)
 
     def probabilities_and_embeddings(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
