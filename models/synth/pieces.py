@@ -146,15 +146,20 @@ def _xiangqi_piece(label: str, diameter: int, rng: random.Random, glyphs: dict[s
     path, index = rng.choice(available_fonts(split))
     char = rng.choice(glyphs[label])
     font = _font(path, index, int(size * rng.uniform(0.48, 0.66)))
-    glyph = Image.new("L", (size, size), 0)
-    gdraw = ImageDraw.Draw(glyph)
-    stroke = int(size * rng.uniform(0.0, 0.02))
-    gdraw.text((centre, centre), char, font=font, fill=255, anchor="mm", stroke_width=stroke, stroke_fill=255)
+    glyph = glyph_mask(char, font, size, stroke=int(size * rng.uniform(0.0, 0.02)))
     if split == "train":
         glyph = _restyled(glyph, rng)
     glyph = glyph.rotate(_lying_angle(rng), resample=Image.BICUBIC, center=(centre, centre))
     _ink(image, glyph, ink, rng)
     return _finish(image, diameter, rng)
+
+
+def glyph_mask(char: str, font: ImageFont.FreeTypeFont, size: int, stroke: int = 0) -> Image.Image:
+    """One character drawn white on black, centred in a `size` px square."""
+    glyph = Image.new("L", (size, size), 0)
+    ImageDraw.Draw(glyph).text((size / 2, size / 2), char, font=font, fill=255, anchor="mm",
+                               stroke_width=stroke, stroke_fill=255)
+    return glyph
 
 
 def _restyled(glyph: Image.Image, rng: random.Random) -> Image.Image:

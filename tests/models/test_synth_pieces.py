@@ -121,19 +121,10 @@ def test_unknown_split_is_a_value_error():
         render_piece("white_1", 32, random.Random(0), split="val")
 
 
-def _glyph(char: str, font_path: str, size: int = 150) -> np.ndarray:
-    from PIL import Image, ImageDraw
-
-    glyph = Image.new("L", (size, size), 0)
-    ImageDraw.Draw(glyph).text((size / 2, size / 2), char, font=pieces._font(font_path, 0, int(size * 0.6)),
-                               fill=255, anchor="mm")
-    return np.array(glyph)
-
-
 def test_a_glyph_redrawn_with_a_pen_has_strokes_of_one_width():
     import cv2
 
-    ming = _glyph("砲", pieces.FONT_FILES["train"][1][0], size=300)
+    ming = np.array(pieces.glyph_mask("砲", pieces._font(pieces.FONT_FILES["train"][1][0], 0, 180), 300))
     redrawn = pieces.redrawn_with_pen(ming, 12)
 
     def widths(mask):  # twice the distance to the edge, along the strokes' middle lines
