@@ -20,8 +20,9 @@ MODEL_YAML = "yolo11n-cls.yaml"
 
 def train_classifier(data: Path, out: Path, epochs: int = 10, imgsz: int = 64, batch: int = 128,
                      workers: int = 2, seed: int = 0, fraction: float = 1.0, name: str = "points",
-                     hours: float | None = None, **overrides) -> Path:
-    """Train from scratch on `data/{train,val}/<class>/` and write `out` (an .onnx file).
+                     hours: float | None = None, init: Path | None = None, **overrides) -> Path:
+    """Train on `data/{train,val}/<class>/` and write `out` (an .onnx file): from scratch, or, given
+    `init` (an earlier run's ``best.pt``), on from those weights.
 
     `hours` bounds the training's wall time (ultralytics then fits the epochs to it)."""
     os.environ.setdefault("YOLO_OFFLINE", "true")
@@ -32,13 +33,15 @@ def train_classifier(data: Path, out: Path, epochs: int = 10, imgsz: int = 64, b
     # ultralytics trains on cpu_count - 1 threads, leaving a core to the data loader, yet on the
     # CPU it loads data in the training thread itself (workers=0): on two cores, half idled.
     torch_utils.NUM_THREADS = len(os.sched_getaffinity(0))
-    model = YOLO(MODEL_YAML)
+    model = YOLO(str(init) if init else MODEL_YAML)
     run_dir = out.resolve().parent / f".runs-{name}"  # absolute: ultralytics puts relative ones under runs/
     settings = dict(optimizer="AdamW", lr0=0.002, warmup_epochs=1.0, cos_lr=True) | overrides
     if hours:
         settings["time"] = hours
+    # ultralytics' classification trainer resets every layer unless `pretrained`, even those of
+    # weights it was given.
     model.train(data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers, device="cpu",
-                pretrained=False, amp=False, plots=False, seed=seed, deterministic=True, fraction=fraction,
+                pretrained=bool(init), amp=False, plots=False, seed=seed, deterministic=True, fraction=fraction,
                 project=str(run_dir), name="train", exist_ok=True, verbose=False, cache="ram",
                 # Mirrored glyphs and swapped hues are other pieces, not augmentations.
                 fliplr=0.0, flipud=0.0, hsv_h=0.0, hsv_s=0.3, hsv_v=0.3, auto_augment=None, erasing=0.1,
@@ -67,9 +70,15 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--name", default="points")
+    parser.add_argument("--init", type=Path, default=None, help="an earlier run's best.pt to train on from")
+    parser.add_argument("--lr0", type=float, default=None, help="initial learning rate (default 0.002)")
+    parser.add_argument("--warmup-epochs", type=float, default=None, help="default 1")
     args = parser.parse_args()
+    overrides = {key: value for key, value in (("lr0", args.lr0), ("warmup_epochs", args.warmup_epochs))
+                 if value is not None}
     print(train_classifier(args.data, args.out, epochs=args.epochs, imgsz=args.imgsz, batch=args.batch,
-                           workers=args.workers, seed=args.seed, name=args.name, hours=args.hours))
+                           workers=args.workers, seed=args.seed, name=args.name, hours=args.hours,
+                           init=args.init, **overrides))
 
 
 if __name__ == "__main__":

@@ -23,11 +23,22 @@ from models.synth.scene import render_scene
 from vision.classes import EMPTY, classes
 from vision.crops import CROP_SIZE, CROP_SPAN_RADII, CropExtractor
 
+# How far, in piece radii, a knocked board or a sloppily placed piece may sit off its crop's centre in
+# training data: past half a radius, where a station without markers reads a bumped board's pieces.
+KNOCK_RADII = 0.75
 
-def disturbed(truth: Calibration, rng: random.Random, corner_sigma_px: float = 1.5) -> Calibration:
-    """The calibration a user or the marker finder would have made: slightly off."""
+
+def disturbed(truth: Calibration, rng: random.Random, corner_sigma_px: float = 1.5,
+              knocked_radii: float = 0.0) -> Calibration:
+    """The calibration a user or the marker finder would have made: slightly off, and, with
+    `knocked_radii`, all of it moved by up to that many piece radii, as when the board was bumped
+    after calibrating and nothing followed it."""
     corners = truth.grid_corners_px()
     noisy = [(x + rng.gauss(0, corner_sigma_px), y + rng.gauss(0, corner_sigma_px)) for x, y in corners]
+    if knocked_radii:
+        length = rng.uniform(0, knocked_radii) * truth.piece_radius_px()
+        angle = rng.uniform(0, 2 * np.pi)
+        noisy = [(x + length * np.cos(angle), y + length * np.sin(angle)) for x, y in noisy]
     layout = truth.layout
     sheet = np.array([layout.point_mm(p) for p in layout.corner_points()], np.float32)
     homography = cv2.getPerspectiveTransform(sheet, np.array(noisy, np.float32)).astype(np.float64)
@@ -37,10 +48,12 @@ def disturbed(truth: Calibration, rng: random.Random, corner_sigma_px: float = 1
     return Calibration(layout, homography, truth.image_size, "disturbed", piece_height_mm=height)
 
 
-def scene_crops(game: str, rng: random.Random, empty_keep: float = 0.3, **scene_options):
-    """(crop, class) pairs of one rendered scene; most empty points are dropped."""
+def scene_crops(game: str, rng: random.Random, empty_keep: float = 0.3, knocked: float = 0.0, **scene_options):
+    """(crop, class) pairs of one rendered scene; most empty points are dropped. A `knocked`
+    share of scenes is cut from a calibration moved by up to KNOCK_RADII."""
     scene = render_scene(game, rng, **scene_options)
-    crops = CropExtractor(disturbed(scene.calibration, rng)).extract(scene.image)
+    radii = KNOCK_RADII if knocked and rng.random() < knocked else 0.0
+    crops = CropExtractor(disturbed(scene.calibration, rng, knocked_radii=radii)).extract(scene.image)
     pairs = []
     for point, image in zip(crops.points, crops.images, strict=True):
         label = scene.labels[point]
@@ -95,9 +108,11 @@ def disc_of(crop: np.ndarray) -> np.ndarray:
     return crop[y0 + pad:y1 + pad, x0 + pad:x1 + pad]
 
 
-def paste_real_crop(crop: np.ndarray, background: np.ndarray, rng: random.Random, framed: bool = True) -> np.ndarray:
+def paste_real_crop(crop: np.ndarray, background: np.ndarray, rng: random.Random, framed: bool = True,
+                    off_centre_radii: float = 0.0) -> np.ndarray:
     """Frame a real photo of a piece like a station crop: its disc centred on a board background
-    (the whole photo, as the set framed it, unless `framed`)."""
+    (the whole photo, as the set framed it, unless `framed`), or, with `off_centre_radii`, moved
+    off the centre by up to that many of its radii (partly out of the crop, if so far)."""
     if framed:
         crop = disc_of(crop)
     size = background.shape[0]
@@ -107,16 +122,27 @@ def paste_real_crop(crop: np.ndarray, background: np.ndarray, rng: random.Random
     piece = cv2.warpAffine(piece, turn, (diameter, diameter), borderMode=cv2.BORDER_REFLECT)
     mask = np.zeros((diameter, diameter), np.float32)
     cv2.circle(mask, (diameter // 2, diameter // 2), diameter // 2, 1.0, -1, cv2.LINE_AA)
-    out = background.astype(np.float32).copy()
     x0 = (size - diameter) // 2 + rng.randint(-2, 2)
     y0 = (size - diameter) // 2 + rng.randint(-2, 2)
-    x0, y0 = max(0, min(x0, size - diameter)), max(0, min(y0, size - diameter))
-    region = out[y0:y0 + diameter, x0:x0 + diameter]
+    if off_centre_radii:
+        length = rng.uniform(0, off_centre_radii) * diameter / 2
+        angle = rng.uniform(0, 2 * np.pi)
+        x0 += int(round(length * np.cos(angle)))
+        y0 += int(round(length * np.sin(angle)))
+    else:
+        x0, y0 = max(0, min(x0, size - diameter)), max(0, min(y0, size - diameter))
+    # The piece is laid on a canvas with a piece's width of margin all round, so that it may
+    # stand partly outside the crop.
+    out = cv2.copyMakeBorder(background, diameter, diameter, diameter, diameter, cv2.BORDER_REFLECT).astype(np.float32)
+    region = out[diameter + y0:diameter + y0 + diameter, diameter + x0:diameter + x0 + diameter]
     region[:] = region * (1 - mask[..., None]) + piece.astype(np.float32) * mask[..., None]
+    out = out[diameter:diameter + size, diameter:diameter + size]
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
-def real_crop_pairs(folder: Path, backgrounds: list[np.ndarray], rng: random.Random, per_file: int = 1):
+def real_crop_pairs(folder: Path, backgrounds: list[np.ndarray], rng: random.Random, per_file: int = 1,
+                    knocked: float = 0.0):
+    """Each real crop pasted `per_file` times; a `knocked` share of them off-centre by up to KNOCK_RADII."""
     pairs = []
     for class_dir in sorted(p for p in folder.iterdir() if p.is_dir()):
         for path in sorted(class_dir.iterdir()):
@@ -124,7 +150,9 @@ def real_crop_pairs(folder: Path, backgrounds: list[np.ndarray], rng: random.Ran
             if image is None:
                 continue
             for _ in range(per_file):
-                pairs.append((paste_real_crop(image, rng.choice(backgrounds), rng), class_dir.name))
+                radii = KNOCK_RADII if knocked and rng.random() < knocked else 0.0
+                pasted = paste_real_crop(image, rng.choice(backgrounds), rng, off_centre_radii=radii)
+                pairs.append((pasted, class_dir.name))
     return pairs
 
 
@@ -145,12 +173,14 @@ EMPTY_KEEP = {"xiangqi": 0.3, "commander": 0.15, "cotoan": 0.15}
 
 def build(game: str, out: Path, scenes: int, seed: int, real: Path | None = None,
           val_fraction: float = 0.1, progress=None, empty_keep: float | None = None,
-          real_copies: int = 1) -> dict[str, Counter]:
+          real_copies: int = 1, knocked: float = 0.0) -> dict[str, Counter]:
     """Render `scenes` scenes (and the real crops, if given) into `out/train` and `out/val`.
 
     Every game with recognition classes (`vision.classes`) can be built; whole scenes go to
     one side of the split, so no photo feeds both training and validation. Each real crop is
-    pasted `real_copies` times, each time turned and framed anew.
+    pasted `real_copies` times, each time turned and framed anew. A `knocked` share of the scenes
+    and of the pasted crops is cut off-centre (`KNOCK_RADII`), so that a model learns pieces
+    away from the middle of their crop: a bumped board, a piece set down beside its point.
     """
     rng = random.Random(seed)
     keep = EMPTY_KEEP.get(game, 0.3) if empty_keep is None else empty_keep
@@ -161,7 +191,7 @@ def build(game: str, out: Path, scenes: int, seed: int, real: Path | None = None
     backgrounds: list[np.ndarray] = []
     index = 0
     for number in range(scenes):
-        pairs = scene_crops(game, rng, empty_keep=keep)
+        pairs = scene_crops(game, rng, empty_keep=keep, knocked=knocked)
         backgrounds.extend(image for image, label in pairs if label == EMPTY)
         backgrounds = backgrounds[-500:]
         split = "val" if number % int(1 / val_fraction) == 0 else "train"
@@ -171,7 +201,7 @@ def build(game: str, out: Path, scenes: int, seed: int, real: Path | None = None
             progress(number + 1, scenes)
     if real is not None and backgrounds and (real / "train").is_dir():
         # Only the real training crops: the real validation crops stay unseen for evaluation.
-        pairs = real_crop_pairs(real / "train", backgrounds, rng, per_file=real_copies)
+        pairs = real_crop_pairs(real / "train", backgrounds, rng, per_file=real_copies, knocked=knocked)
         counts["train"] += write_pairs(pairs, out / "train", index)
     return counts
 
@@ -191,6 +221,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--real", type=Path, default=None, help="real crops folder with train/<class>/ (Xiangqi)")
     parser.add_argument("--real-copies", type=int, default=1, help="times each real crop is pasted, turned anew")
+    parser.add_argument("--knocked", type=float, default=0.0,
+                        help=f"share of scenes and real crops cut off-centre, by up to {KNOCK_RADII} piece radii")
     args = parser.parse_args()
     started = time.time()
 
@@ -199,7 +231,7 @@ def main() -> None:
             print(f"{done}/{total} scenes, {time.time() - started:.0f} s", flush=True)
 
     counts = build(args.game, args.out, args.scenes, args.seed, args.real, progress=report,
-                   real_copies=args.real_copies)
+                   real_copies=args.real_copies, knocked=args.knocked)
     for split, counter in counts.items():
         print(split, sum(counter.values()), dict(sorted(counter.items())))
 

@@ -1,11 +1,14 @@
-"""Real photographed crops framed like the station's: the disc, not the photo around it."""
+"""Real photographed crops framed like the station's: the disc, not the photo around it; and
+crops cut off-centre on purpose, as from a knocked board."""
 
 import random
 
 import cv2
 import numpy as np
 
-from models.synth.dataset import disc_of, paste_real_crop
+from models.synth.dataset import KNOCK_RADII, disc_of, disturbed, paste_real_crop
+from models.synth.scene import render_scene
+from vision.crops import CROP_SPAN_RADII
 
 
 def _photo_of_a_disc(size: tuple[int, int], centre: tuple[int, int], radius: int) -> np.ndarray:
@@ -44,3 +47,38 @@ def test_a_loose_and_a_tight_crop_of_one_piece_are_pasted_the_same_size():
         light = (pasted.astype(int).sum(axis=2) > 500).sum()
         sizes.append(light)
     assert abs(sizes[0] - sizes[1]) < 0.15 * sizes[1], sizes
+
+
+def _disc_offset(pasted: np.ndarray) -> float:
+    """How far the light disc's middle is from the crop's, in pixels."""
+    ys, xs = np.nonzero(pasted.astype(int).sum(axis=2) > 500)
+    middle = (pasted.shape[1] - 1) / 2, (pasted.shape[0] - 1) / 2
+    return float(np.hypot(xs.mean() - middle[0], ys.mean() - middle[1]))
+
+
+def test_a_knocked_paste_sets_the_disc_off_centre_by_up_to_the_knock():
+    background = np.full((64, 64, 3), (60, 120, 150), np.uint8)
+    photo = _photo_of_a_disc((40, 40), (20, 20), 17)
+    radius = 64 / CROP_SPAN_RADII
+    knocked = [_disc_offset(paste_real_crop(photo, background, random.Random(seed), off_centre_radii=KNOCK_RADII))
+               for seed in range(40)]
+    centred = [_disc_offset(paste_real_crop(photo, background, random.Random(seed))) for seed in range(40)]
+    assert max(centred) < 5  # ±2 px each way, and the turned ring's own unevenness
+    # A disc cut by the crop's edge pulls its visible middle back in: hence "up to".
+    assert max(knocked) <= KNOCK_RADII * radius * 1.1 + 3
+    assert sum(offset > radius / 2 for offset in knocked) >= 5
+
+
+def test_a_knocked_calibration_moves_the_whole_grid_by_up_to_the_knock():
+    scene = render_scene("xiangqi", random.Random(2), hands=False)
+    truth = scene.calibration
+    radius = truth.piece_radius_px()
+    knocked = [disturbed(truth, random.Random(seed), knocked_radii=KNOCK_RADII) for seed in range(30)]
+    plain = [disturbed(truth, random.Random(seed)) for seed in range(30)]
+    assert max(c.drift_px(truth) for c in plain) < 9  # corner noise only, σ 1.5 px
+    assert max(c.drift_px(truth) for c in knocked) <= KNOCK_RADII * radius + 6  # corner noise: σ 1.5 px
+    assert sum(c.drift_px(truth) > radius / 2 for c in knocked) >= 5
+    # Knocked as a whole: every corner moved alike, give or take the corner noise.
+    for calibration in knocked:
+        moves = calibration.grid_corners_px() - truth.grid_corners_px()
+        assert np.ptp(moves, axis=0).max() < 12

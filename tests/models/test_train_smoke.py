@@ -113,3 +113,31 @@ def test_the_station_reads_a_frame_with_it(trained):
     assert observation.classes[0] == EMPTY
     assert not observation.occluded.any()
     np.testing.assert_allclose(observation.probabilities.sum(axis=1), 1.0, atol=1e-5)
+
+
+def _first_convolution(model: Path) -> np.ndarray:
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(model)).graph
+    weights = {tensor.name: tensor for tensor in graph.initializer}
+    first = next(node for node in graph.node if node.op_type == "Conv")
+    return numpy_helper.to_array(weights[first.input[1]]).ravel()
+
+
+def test_training_on_from_an_earlier_run_starts_from_its_weights(trained):
+    # Another seed would draw other random weights: only --init can keep the earlier ones.
+    model, _, _ = trained
+    root = model.parent
+    on = root / "points-on.onnx"
+    env = dict(os.environ, YOLO_OFFLINE="true", YOLO_CONFIG_DIR=str(root / "ultralytics-settings"),
+               PYTHONPATH=str(REPO))
+    run = subprocess.run([train_python(), "-m", "models.train", "--data", str(root / "data"), "--out", str(on),
+                          "--epochs", "1", "--imgsz", str(IMGSZ), "--batch", "16", "--workers", "0",
+                          "--name", "smoke-on", "--seed", "1", "--lr0", "1e-9", "--warmup-epochs", "0",
+                          "--init", str(root / ".runs-smoke" / "train" / "weights" / "best.pt")],
+                         cwd=root, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, f"training failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
+    before, after = _first_convolution(model), _first_convolution(on)
+    assert before.shape == after.shape
+    assert np.corrcoef(before, after)[0, 1] > 0.95

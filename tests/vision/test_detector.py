@@ -13,7 +13,7 @@ import games
 from models.synth.dataset import disturbed
 from models.synth.scene import render_scene
 from vision.classes import EMPTY, class_of_letter
-from vision.detector import Detector, Observation, PointClassifier, default_model_path
+from vision.detector import Detector, Observation, PointClassifier, _batch, default_model_path
 
 MODEL = default_model_path("xiangqi")
 # The shipped model reads about 97 % of held-out points (MODEL_CARD.md); the goal is 99.9 %.
@@ -40,6 +40,16 @@ def start_scene():
 
 def test_model_ships_within_size_limit():
     assert MODEL.is_file() and MODEL.stat().st_size <= 15 * 1024 * 1024
+
+
+def test_crops_reach_the_model_as_rgb_channels_scaled_to_one():
+    # The crops are OpenCV's BGR bytes; ultralytics trained on RGB in [0, 1], channels first.
+    crops = np.zeros((2, 4, 4, 3), np.uint8)
+    crops[1, 2, 3] = (10, 20, 255)
+    batch = _batch(crops)
+    assert batch.shape == (2, 3, 4, 4) and batch.dtype == np.float32 and batch.flags.c_contiguous
+    assert list(batch[1, :, 2, 3]) == [np.float32(1.0), np.float32(20 / 255), np.float32(10 / 255)]
+    assert batch[0].max() == 0 and np.count_nonzero(batch[1]) == 3
 
 
 def test_observation_has_probabilities_for_every_point(classifier, start_scene):
