@@ -7,6 +7,8 @@
 - Commander Chess: also the share of stacks whose top piece is read right.
 - With ``--legal``: positions from random legal games instead of random placements, read two
   ways: each point on its own, and the whole board as the set allows (`vision.position`).
+- With ``--knocked R``: every crop cut off-centre, as from a board bumped after calibrating:
+  each photo's calibration moved by up to R piece radii, each real crop pasted as far off.
 
 Run: ``python -m models.evaluate --game xiangqi --photos 500`` (or ``--game commander``, ``cotoan``).
 """
@@ -48,7 +50,7 @@ def legal_position(game: str, rng: random.Random) -> tuple[dict[Point, str], dic
 
 
 def evaluate_photos(game: str, photos: int, seed: int, model: Path | None = None, progress=None,
-                    legal: bool = False, quarter_turns: bool = False) -> dict:
+                    legal: bool = False, quarter_turns: bool = False, knocked: float = 0.0) -> dict:
     rng = random.Random(seed)
     right = total = exact = stacked = stacked_right = 0
     whole_right = whole_exact = 0
@@ -58,7 +60,7 @@ def evaluate_photos(game: str, photos: int, seed: int, model: Path | None = None
     for number in range(photos):
         position, stacks = legal_position(game, rng) if legal else (None, None)
         scene = render_scene(game, rng, position=position, stacks=stacks, split="test", hands=False)
-        calibration = disturbed(scene.calibration, rng)
+        calibration = disturbed(scene.calibration, rng, knocked_radii=knocked)
         detector = Detector(game, calibration, classifier=classifier, quarter_turns=quarter_turns)
         observation = detector.observe(scene.image)
         whole = observation.placement() if legal else {}
@@ -94,9 +96,11 @@ def evaluate_photos(game: str, photos: int, seed: int, model: Path | None = None
 
 
 def evaluate_real_crops(game: str, folder: Path, backgrounds: list[np.ndarray], seed: int,
-                        model: Path | None = None, quarter_turns: bool = False, framed: bool = True) -> dict:
+                        model: Path | None = None, quarter_turns: bool = False, framed: bool = True,
+                        knocked: float = 0.0) -> dict:
     """Top-1 on the real crops, each framed by its disc as the station frames by the piece
-    radius (`models.synth.dataset.disc_of`), or pasted whole as the set framed it."""
+    radius (`models.synth.dataset.disc_of`), or pasted whole as the set framed it; with
+    `knocked`, off-centre by up to that many radii."""
     classifier = PointClassifier(game, model)
     names = classifier.model_classes
     rng = random.Random(seed)
@@ -104,7 +108,7 @@ def evaluate_real_crops(game: str, folder: Path, backgrounds: list[np.ndarray], 
     confusion: Counter = Counter()
     for class_dir in sorted(p for p in folder.iterdir() if p.is_dir()):
         images = [cv2.imread(str(p), cv2.IMREAD_COLOR) for p in sorted(class_dir.iterdir())]
-        crops = np.array([paste_real_crop(img, rng.choice(backgrounds), rng, framed)
+        crops = np.array([paste_real_crop(img, rng.choice(backgrounds), rng, framed, off_centre_radii=knocked)
                           for img in images if img is not None])
         probabilities = classifier(crops, quarter_turns=quarter_turns)
         # The occluded class is not an answer for a crop that shows a whole piece.
@@ -146,10 +150,16 @@ def main() -> None:
     parser.add_argument("--legal", action="store_true", help="positions from random legal games, read two ways")
     parser.add_argument("--quarter-turns", action="store_true",
                         help="read every crop turned four ways and average, as banco recognize does")
+    parser.add_argument("--knocked", type=float, default=0.0, metavar="R",
+                        help="cut every crop off-centre by up to R piece radii, as from a bumped board")
     args = parser.parse_args()
+    if not 0 <= args.knocked <= 2:
+        parser.error(f"--knocked is in piece radii, from 0 to 2, not {args.knocked}")
     result = evaluate_photos(args.game, args.photos, args.seed, args.model, legal=args.legal,
-                             quarter_turns=args.quarter_turns)
+                             quarter_turns=args.quarter_turns, knocked=args.knocked)
     kind = "legal positions" if args.legal else "random placements"
+    if args.knocked:
+        kind += f", every crop off-centre by up to {args.knocked:g} piece radii"
     print(f"held-out rendered photos ({kind}): {result['boards']}, points {result['points']}")
     print(f"  points right: {result['point_accuracy']:.4%}   boards exact: {result['board_exact']:.2%}"
           + ("   (each point on its own)" if args.legal else ""))
@@ -164,8 +174,10 @@ def main() -> None:
     print("\n".join(per_class_lines(result["confusion"])))
     if args.game == "xiangqi" and (REAL_CROPS / "valid").is_dir():
         real = evaluate_real_crops(args.game, REAL_CROPS / "valid", result["backgrounds"], args.seed, args.model,
-                                   args.quarter_turns)
-        print(f"real photographed crops (valid), each framed by its disc: {real['crops']}, top-1 {real['top1']:.2%}")
+                                   args.quarter_turns, knocked=args.knocked)
+        off = f", off-centre by up to {args.knocked:g} radii" if args.knocked else ""
+        print(f"real photographed crops (valid), each framed by its disc{off}: {real['crops']}, "
+              f"top-1 {real['top1']:.2%}")
         print("\n".join(confusion_lines(real["confusion"])) or "  none")
         whole = evaluate_real_crops(args.game, REAL_CROPS / "valid", result["backgrounds"], args.seed, args.model,
                                     args.quarter_turns, framed=False)
