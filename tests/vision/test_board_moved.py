@@ -67,8 +67,9 @@ def test_with_its_markers_the_tracker_follows_the_board_and_misses_no_move(rende
 
 def test_without_a_locator_the_tracker_reads_on_from_where_the_board_was(rendered):
     """The control: nothing follows the board, so every crop after the knock is cut more than
-    half a piece radius off-centre. The second Cờ Tướng model still reads this short game's
-    moves from such crops (the first model lost them)."""
+    half a piece radius off-centre. The shipped Cờ Tướng models since the second still read this
+    short game's moves from such crops (the first model lost them; a candidate that never saw an
+    off-centre crop in training lost the last one: models/MODEL_CARD.md)."""
     truth = rendered.truth_data
     tracker, events = track(rendered, with_locator=False)
     committed = [san for e in events if isinstance(e, ev.MoveCommitted) for san in e.san]
