@@ -16,6 +16,7 @@ import os
 from pathlib import Path
 
 MODEL_YAML = "yolo11n-cls.yaml"
+SETTINGS = {"optimizer": "AdamW", "lr0": 0.002, "warmup_epochs": 1.0, "cos_lr": True}
 
 
 def train_classifier(data: Path, out: Path, epochs: int = 10, imgsz: int = 64, batch: int = 128,
@@ -35,7 +36,7 @@ def train_classifier(data: Path, out: Path, epochs: int = 10, imgsz: int = 64, b
     torch_utils.NUM_THREADS = len(os.sched_getaffinity(0))
     model = YOLO(str(init) if init else MODEL_YAML)
     run_dir = out.resolve().parent / f".runs-{name}"  # absolute: ultralytics puts relative ones under runs/
-    settings = dict(optimizer="AdamW", lr0=0.002, warmup_epochs=1.0, cos_lr=True) | overrides
+    settings = SETTINGS | overrides
     if hours:
         settings["time"] = hours
     # ultralytics' classification trainer resets every layer unless `pretrained`, even those of
@@ -71,14 +72,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--name", default="points")
     parser.add_argument("--init", type=Path, default=None, help="an earlier run's best.pt to train on from")
-    parser.add_argument("--lr0", type=float, default=None, help="initial learning rate (default 0.002)")
-    parser.add_argument("--warmup-epochs", type=float, default=None, help="default 1")
+    parser.add_argument("--lr0", type=float, default=SETTINGS["lr0"], help="initial learning rate")
+    parser.add_argument("--warmup-epochs", type=float, default=SETTINGS["warmup_epochs"])
     args = parser.parse_args()
-    overrides = {key: value for key, value in (("lr0", args.lr0), ("warmup_epochs", args.warmup_epochs))
-                 if value is not None}
     print(train_classifier(args.data, args.out, epochs=args.epochs, imgsz=args.imgsz, batch=args.batch,
                            workers=args.workers, seed=args.seed, name=args.name, hours=args.hours,
-                           init=args.init, **overrides))
+                           init=args.init, lr0=args.lr0, warmup_epochs=args.warmup_epochs))
 
 
 if __name__ == "__main__":

@@ -28,6 +28,18 @@ from vision.crops import CROP_SIZE, CROP_SPAN_RADII, CropExtractor
 KNOCK_RADII = 0.75
 
 
+def _knock(rng: random.Random, radii: float, radius_px: float) -> tuple[float, float]:
+    """A shift of up to `radii` radii of `radius_px`, in any direction."""
+    length = rng.uniform(0, radii) * radius_px
+    angle = rng.uniform(0, 2 * np.pi)
+    return length * np.cos(angle), length * np.sin(angle)
+
+
+def _knock_radii(rng: random.Random, share: float) -> float:
+    """KNOCK_RADII for a `share` of the calls, else 0 (no draw at all when `share` is 0)."""
+    return KNOCK_RADII if share and rng.random() < share else 0.0
+
+
 def disturbed(truth: Calibration, rng: random.Random, corner_sigma_px: float = 1.5,
               knocked_radii: float = 0.0) -> Calibration:
     """The calibration a user or the marker finder would have made: slightly off, and, with
@@ -36,9 +48,8 @@ def disturbed(truth: Calibration, rng: random.Random, corner_sigma_px: float = 1
     corners = truth.grid_corners_px()
     noisy = [(x + rng.gauss(0, corner_sigma_px), y + rng.gauss(0, corner_sigma_px)) for x, y in corners]
     if knocked_radii:
-        length = rng.uniform(0, knocked_radii) * truth.piece_radius_px()
-        angle = rng.uniform(0, 2 * np.pi)
-        noisy = [(x + length * np.cos(angle), y + length * np.sin(angle)) for x, y in noisy]
+        dx, dy = _knock(rng, knocked_radii, truth.piece_radius_px())
+        noisy = [(x + dx, y + dy) for x, y in noisy]
     layout = truth.layout
     sheet = np.array([layout.point_mm(p) for p in layout.corner_points()], np.float32)
     homography = cv2.getPerspectiveTransform(sheet, np.array(noisy, np.float32)).astype(np.float64)
@@ -52,7 +63,7 @@ def scene_crops(game: str, rng: random.Random, empty_keep: float = 0.3, knocked:
     """(crop, class) pairs of one rendered scene; most empty points are dropped. A `knocked`
     share of scenes is cut from a calibration moved by up to KNOCK_RADII."""
     scene = render_scene(game, rng, **scene_options)
-    radii = KNOCK_RADII if knocked and rng.random() < knocked else 0.0
+    radii = _knock_radii(rng, knocked)
     crops = CropExtractor(disturbed(scene.calibration, rng, knocked_radii=radii)).extract(scene.image)
     pairs = []
     for point, image in zip(crops.points, crops.images, strict=True):
@@ -125,10 +136,9 @@ def paste_real_crop(crop: np.ndarray, background: np.ndarray, rng: random.Random
     x0 = (size - diameter) // 2 + rng.randint(-2, 2)
     y0 = (size - diameter) // 2 + rng.randint(-2, 2)
     if off_centre_radii:
-        length = rng.uniform(0, off_centre_radii) * diameter / 2
-        angle = rng.uniform(0, 2 * np.pi)
-        x0 += int(round(length * np.cos(angle)))
-        y0 += int(round(length * np.sin(angle)))
+        dx, dy = _knock(rng, off_centre_radii, diameter / 2)
+        x0 += int(round(dx))
+        y0 += int(round(dy))
     else:
         x0, y0 = max(0, min(x0, size - diameter)), max(0, min(y0, size - diameter))
     # The piece is laid on a canvas with a piece's width of margin all round, so that it may
@@ -150,7 +160,7 @@ def real_crop_pairs(folder: Path, backgrounds: list[np.ndarray], rng: random.Ran
             if image is None:
                 continue
             for _ in range(per_file):
-                radii = KNOCK_RADII if knocked and rng.random() < knocked else 0.0
+                radii = _knock_radii(rng, knocked)
                 pasted = paste_real_crop(image, rng.choice(backgrounds), rng, off_centre_radii=radii)
                 pairs.append((pasted, class_dir.name))
     return pairs

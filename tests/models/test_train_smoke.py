@@ -57,9 +57,20 @@ def write_split(pairs: list[tuple[np.ndarray, str]], folder: Path, per_class: in
     return written
 
 
+def run_training(root: Path, model: Path, name: str, *options: str) -> None:
+    """`python -m models.train` for one epoch on `root/data`, in the training environment."""
+    env = dict(os.environ, YOLO_OFFLINE="true", YOLO_CONFIG_DIR=str(root / "ultralytics-settings"),
+               PYTHONPATH=str(REPO))
+    run = subprocess.run([train_python(), "-m", "models.train", "--data", str(root / "data"), "--out", str(model),
+                          "--epochs", "1", "--imgsz", str(IMGSZ), "--batch", "16", "--workers", "0",
+                          "--name", name, *options],
+                         cwd=root, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, f"training failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
+
+
 @pytest.fixture(scope="module")
 def trained(tmp_path_factory):
-    python = train_python()
+    train_python()  # skips, saying why, where there is no training environment
     root = tmp_path_factory.mktemp("train-smoke")
     train_pairs, _ = rendered_crops(SEED)
     val_pairs, val_scene = rendered_crops(SEED + 1)
@@ -67,13 +78,7 @@ def trained(tmp_path_factory):
     assert set(write_split(train_pairs, root / "data" / "train", COPIES)) == expected
     assert set(write_split(val_pairs, root / "data" / "val", 1)) == expected
     model = root / "points.onnx"
-    env = dict(os.environ, YOLO_OFFLINE="true", YOLO_CONFIG_DIR=str(root / "ultralytics-settings"),
-               PYTHONPATH=str(REPO))
-    run = subprocess.run([python, "-m", "models.train", "--data", str(root / "data"), "--out", str(model),
-                          "--epochs", "1", "--imgsz", str(IMGSZ), "--batch", "16", "--workers", "0",
-                          "--name", "smoke"],
-                         cwd=root, env=env, capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0, f"training failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
+    run_training(root, model, "smoke")
     return model, val_pairs, val_scene
 
 
@@ -130,14 +135,8 @@ def test_training_on_from_an_earlier_run_starts_from_its_weights(trained):
     model, _, _ = trained
     root = model.parent
     on = root / "points-on.onnx"
-    env = dict(os.environ, YOLO_OFFLINE="true", YOLO_CONFIG_DIR=str(root / "ultralytics-settings"),
-               PYTHONPATH=str(REPO))
-    run = subprocess.run([train_python(), "-m", "models.train", "--data", str(root / "data"), "--out", str(on),
-                          "--epochs", "1", "--imgsz", str(IMGSZ), "--batch", "16", "--workers", "0",
-                          "--name", "smoke-on", "--seed", "1", "--lr0", "1e-9", "--warmup-epochs", "0",
-                          "--init", str(root / ".runs-smoke" / "train" / "weights" / "best.pt")],
-                         cwd=root, env=env, capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0, f"training failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
+    run_training(root, on, "smoke-on", "--seed", "1", "--lr0", "1e-9", "--warmup-epochs", "0",
+                 "--init", str(root / ".runs-smoke" / "train" / "weights" / "best.pt"))
     before, after = _first_convolution(model), _first_convolution(on)
     assert before.shape == after.shape
     assert np.corrcoef(before, after)[0, 1] > 0.95
