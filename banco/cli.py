@@ -398,8 +398,16 @@ def train(
     data: Annotated[Path, typer.Option(help="where the crop dataset is written")] = Path("build/dataset"),
     out: Annotated[Path | None, typer.Option(help="the ONNX file to write")] = None,
     seed: Annotated[int, typer.Option()] = 1,
+    knocked: Annotated[float, typer.Option(
+        min=0.0, max=1.0, help="share of the photos (and real crops) cut off-centre, as from a bumped "
+        "board or a piece set down beside its point")] = 0.35,
+    real_copies: Annotated[int, typer.Option(min=0, help="times each real Xiangqi crop is pasted, "
+                                             "turned anew")] = 3,
 ) -> None:
-    """Render a crop dataset and train the point classifier (needs the [train] extra)."""
+    """Render a crop dataset and train the point classifier (needs the [train] extra).
+
+    The defaults for --knocked and --real-copies are the recipe of the shipped Cờ Tướng model
+    (`models/MODEL_CARD.md`)."""
     from rich.progress import Progress
 
     from models.synth.dataset import build
@@ -410,7 +418,8 @@ def train(
     with Progress() as progress:
         task = progress.add_task(f"rendering {scenes} {game} photos", total=scenes)
         build(game, data, scenes, seed, real if game == "xiangqi" and real.is_dir() else None,
-              progress=lambda n, total: progress.update(task, completed=n))
+              progress=lambda n, total: progress.update(task, completed=n), real_copies=real_copies,
+              knocked=knocked)
     target = out or default_model_path(game)
     train_classifier(data, target, epochs=epochs, seed=seed)
     typer.echo(f"wrote {target}")

@@ -192,6 +192,8 @@ def build(game: str, out: Path, scenes: int, seed: int, real: Path | None = None
     and of the pasted crops is cut off-centre (`KNOCK_RADII`), so that a model learns pieces
     away from the middle of their crop: a bumped board, a piece set down beside its point.
     """
+    if not 0.0 <= knocked <= 1.0:
+        raise ValueError(f"knocked is a share of the scenes, from 0 to 1, not {knocked}")
     rng = random.Random(seed)
     keep = EMPTY_KEEP.get(game, 0.3) if empty_keep is None else empty_keep
     for name in classes(game):
@@ -240,6 +242,8 @@ def main() -> None:
         if done % 50 == 0 or done == total:
             print(f"{done}/{total} scenes, {time.time() - started:.0f} s", flush=True)
 
+    if not 0.0 <= args.knocked <= 1.0:
+        parser.error(f"--knocked is a share of the scenes, from 0 to 1, not {args.knocked}")
     counts = build(args.game, args.out, args.scenes, args.seed, args.real, progress=report,
                    real_copies=args.real_copies, knocked=args.knocked)
     for split, counter in counts.items():

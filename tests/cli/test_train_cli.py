@@ -1,0 +1,61 @@
+"""`banco train` hands its data recipe to the dataset builder and refuses a share out of range.
+
+The training itself needs torch (the [train] extra); tests/models/test_train_smoke.py runs it.
+Here the builder and the trainer are replaced by recorders, so only the command's own wiring is
+tested."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+import models.synth.dataset
+import models.train
+from banco.cli import app
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def recorded(monkeypatch):
+    calls = {}
+
+    def build(game, out, scenes, seed, real=None, **options):
+        calls["build"] = {"game": game, "out": out, "scenes": scenes, "seed": seed, "real": real, **options}
+
+    def train_classifier(data, target, **options):
+        calls["train"] = {"data": data, "target": target, **options}
+
+    monkeypatch.setattr(models.synth.dataset, "build", build)
+    monkeypatch.setattr(models.train, "train_classifier", train_classifier)
+    return calls
+
+
+def test_the_shipped_recipe_is_the_default(recorded, tmp_path):
+    result = runner.invoke(app, ["train", "--game", "xiangqi", "--scenes", "2", "--data", str(tmp_path / "ds"),
+                                 "--out", str(tmp_path / "m.onnx")])
+    assert result.exit_code == 0, result.output
+    build = recorded["build"]
+    assert (build["game"], build["scenes"], build["knocked"], build["real_copies"]) == ("xiangqi", 2, 0.35, 3)
+    assert recorded["train"]["target"] == tmp_path / "m.onnx"
+
+
+def test_knocked_and_real_copies_reach_the_dataset(recorded, tmp_path):
+    result = runner.invoke(app, ["train", "--game", "commander", "--scenes", "3", "--knocked", "0.6", "--real-copies",
+                                 "1", "--data", str(tmp_path / "ds"), "--out", str(tmp_path / "m.onnx")])
+    assert result.exit_code == 0, result.output
+    build = recorded["build"]
+    assert (build["game"], build["knocked"], build["real_copies"], build["real"]) == ("commander", 0.6, 1, None)
+
+
+@pytest.mark.parametrize("share", ["1.5", "-0.1"])
+def test_a_share_out_of_range_is_named(recorded, tmp_path, share):
+    result = runner.invoke(app, ["train", "--knocked", share, "--data", str(tmp_path / "ds")])
+    assert result.exit_code == 2
+    assert "--knocked" in result.output
+    assert "build" not in recorded
+
+
+def test_the_builder_refuses_a_share_out_of_range(tmp_path):
+    with pytest.raises(ValueError, match="knocked"):
+        models.synth.dataset.build("cotoan", tmp_path, scenes=1, seed=0, knocked=2.0)
