@@ -23,7 +23,8 @@ def train_classifier(data: Path, out: Path, epochs: int = 10, imgsz: int = 64, b
                      workers: int = 2, seed: int = 0, fraction: float = 1.0, name: str = "points",
                      hours: float | None = None, init: Path | None = None, **overrides) -> Path:
     """Train on `data/{train,val}/<class>/` and write `out` (an .onnx file): from scratch, or, given
-    `init` (an earlier run's ``best.pt``), on from those weights.
+    `init` (an earlier run's ``best.pt``, or a shipped ``.onnx`` model: `models.from_onnx`), on
+    from those weights.
 
     `hours` bounds the training's wall time (ultralytics then fits the epochs to it)."""
     os.environ.setdefault("YOLO_OFFLINE", "true")
@@ -34,8 +35,12 @@ def train_classifier(data: Path, out: Path, epochs: int = 10, imgsz: int = 64, b
     # ultralytics trains on cpu_count - 1 threads, leaving a core to the data loader, yet on the
     # CPU it loads data in the training thread itself (workers=0): on two cores, half idled.
     torch_utils.NUM_THREADS = len(os.sched_getaffinity(0))
-    model = YOLO(str(init) if init else MODEL_YAML)
     run_dir = out.resolve().parent / f".runs-{name}"  # absolute: ultralytics puts relative ones under runs/
+    if init and Path(init).suffix == ".onnx":
+        from models.from_onnx import checkpoint_from_onnx
+
+        init = checkpoint_from_onnx(Path(init), Path(data), run_dir / "from-onnx.pt", yaml=MODEL_YAML, seed=seed)
+    model = YOLO(str(init) if init else MODEL_YAML)
     settings = SETTINGS | overrides
     if hours:
         settings["time"] = hours
@@ -71,7 +76,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--name", default="points")
-    parser.add_argument("--init", type=Path, default=None, help="an earlier run's best.pt to train on from")
+    parser.add_argument("--init", type=Path, default=None,
+                        help="an earlier run's best.pt, or a shipped .onnx model, to train on from")
     parser.add_argument("--lr0", type=float, default=SETTINGS["lr0"], help="initial learning rate")
     parser.add_argument("--warmup-epochs", type=float, default=SETTINGS["warmup_epochs"])
     args = parser.parse_args()
