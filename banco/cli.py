@@ -390,6 +390,9 @@ def recognize(
     typer.echo(fen)
 
 
+FINE_TUNE_LR0 = 0.0005  # what the third Cờ Tướng model was trained on from its predecessor at
+
+
 @app.command()
 def train(
     game: GameOption = "xiangqi",
@@ -403,6 +406,9 @@ def train(
         "board or a piece set down beside its point")] = 0.35,
     real_copies: Annotated[int, typer.Option(min=0, help="times each real Xiangqi crop is pasted, "
                                              "turned anew")] = 3,
+    init: Annotated[Path | None, typer.Option(
+        exists=True, dir_okay=False, help="a model to train on from (a shipped .onnx file or a run's best.pt), "
+        "at a learning rate a quarter of a fresh start's")] = None,
 ) -> None:
     """Render a crop dataset and train the point classifier (needs the [train] extra).
 
@@ -421,7 +427,8 @@ def train(
               progress=lambda n, total: progress.update(task, completed=n), real_copies=real_copies,
               knocked=knocked)
     target = out or default_model_path(game)
-    train_classifier(data, target, epochs=epochs, seed=seed)
+    tuning = {"init": init, "lr0": FINE_TUNE_LR0, "warmup_epochs": 0.0} if init else {}
+    train_classifier(data, target, epochs=epochs, seed=seed, **tuning)
     typer.echo(f"wrote {target}")
 
 

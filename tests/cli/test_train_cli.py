@@ -48,6 +48,24 @@ def test_knocked_and_real_copies_reach_the_dataset(recorded, tmp_path):
     assert (build["game"], build["knocked"], build["real_copies"], build["real"]) == ("commander", 0.6, 1, None)
 
 
+def test_training_on_from_a_model_lowers_the_learning_rate(recorded, tmp_path):
+    shipped = tmp_path / "shipped.onnx"
+    shipped.write_bytes(b"onnx")
+    result = runner.invoke(app, ["train", "--game", "cotoan", "--init", str(shipped), "--data", str(tmp_path / "ds"),
+                                 "--out", str(tmp_path / "m.onnx")])
+    assert result.exit_code == 0, result.output
+    assert recorded["train"]["init"] == shipped
+    assert recorded["train"]["lr0"] < models.train.SETTINGS["lr0"] and recorded["train"]["warmup_epochs"] == 0
+    fresh = runner.invoke(app, ["train", "--data", str(tmp_path / "ds"), "--out", str(tmp_path / "m.onnx")])
+    assert fresh.exit_code == 0 and "init" not in recorded["train"]
+
+
+def test_a_missing_model_to_train_on_from_is_named(recorded, tmp_path):
+    result = runner.invoke(app, ["train", "--init", str(tmp_path / "nope.onnx"), "--data", str(tmp_path / "ds")])
+    assert result.exit_code == 2
+    assert "nope.onnx" in result.output and "build" not in recorded
+
+
 @pytest.mark.parametrize("share", ["1.5", "-0.1"])
 def test_a_share_out_of_range_is_named(recorded, tmp_path, share):
     result = runner.invoke(app, ["train", "--knocked", share, "--data", str(tmp_path / "ds")])
