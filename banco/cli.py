@@ -390,9 +390,6 @@ def recognize(
     typer.echo(fen)
 
 
-FINE_TUNE_LR0 = 0.0005  # what the third Cờ Tướng model was trained on from its predecessor at
-
-
 @app.command()
 def train(
     game: GameOption = "xiangqi",
@@ -417,7 +414,7 @@ def train(
     from rich.progress import Progress
 
     from models.synth.dataset import build
-    from models.train import train_classifier
+    from models.train import FINE_TUNING, train_classifier
     from vision.detector import default_model_path
 
     real = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "xiangqi-crops"
@@ -427,7 +424,7 @@ def train(
               progress=lambda n, total: progress.update(task, completed=n), real_copies=real_copies,
               knocked=knocked)
     target = out or default_model_path(game)
-    tuning = {"init": init, "lr0": FINE_TUNE_LR0, "warmup_epochs": 0.0} if init else {}
+    tuning = {"init": init, **FINE_TUNING} if init else {}
     train_classifier(data, target, epochs=epochs, seed=seed, **tuning)
     typer.echo(f"wrote {target}")
 

@@ -21,6 +21,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.detector import _batch
+
 SAMPLE_IMAGES = 1024  # training crops the batch-norm statistics are measured on
 
 
@@ -119,7 +121,7 @@ def _check_classes(names: dict, data: Path) -> None:
 
 
 def _sample(data: Path, imgsz: int, seed: int) -> np.ndarray:
-    """Up to SAMPLE_IMAGES training crops as the model's RGB float NCHW batch."""
+    """Up to SAMPLE_IMAGES training crops as the model's batch (`vision.detector`'s conversion)."""
     files = sorted((data / "train").glob("*/*.png")) + sorted((data / "train").glob("*/*.jpg"))
     if not files:
         raise ValueError(f"no training crops under {data / 'train'}")
@@ -129,5 +131,5 @@ def _sample(data: Path, imgsz: int, seed: int) -> np.ndarray:
         image = cv2.imread(str(file), cv2.IMREAD_COLOR)
         if image.shape[:2] != (imgsz, imgsz):
             image = cv2.resize(image, (imgsz, imgsz), interpolation=cv2.INTER_AREA)
-        images.append(image[:, :, ::-1])
-    return (np.stack(images).transpose(0, 3, 1, 2) / 255.0).astype(np.float32)
+        images.append(image)
+    return _batch(np.stack(images))

@@ -17,6 +17,8 @@ from pathlib import Path
 
 MODEL_YAML = "yolo11n-cls.yaml"
 SETTINGS = {"optimizer": "AdamW", "lr0": 0.002, "warmup_epochs": 1.0, "cos_lr": True}
+# Training on from a model: a quarter of the first rate, no warm-up (the third Cờ Tướng model).
+FINE_TUNING = {"lr0": 0.0005, "warmup_epochs": 0.0}
 
 
 def train_classifier(data: Path, out: Path, epochs: int = 10, imgsz: int = 64, batch: int = 128,
