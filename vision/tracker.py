@@ -188,6 +188,11 @@ class MoveTracker:
         self._reference: np.ndarray | None = None  # per-point crop centres at the last legal position
         self._reference_view: np.ndarray | None = None  # what the board put on each point then
         self._centres_now: np.ndarray | None = None
+        # When each point last took a new look on a still frame: the order the moves of a
+        # sequence landed in, where the lift watch is blind or misled (`_landed_in_order`).
+        self._still_centres: np.ndarray | None = None
+        self._landed_at = np.full(self._n, -np.inf)
+        self._committed_at = -np.inf
         self._suspect: set[int] = set()
         self._gate_prev: np.ndarray | None = None
         self._make_gate(calibration)
@@ -336,6 +341,7 @@ class MoveTracker:
         self._lift_runs = {}
         self._present = set()
         self._lifted_since = []
+        self._committed_at = self._now
         self._set_down = set()
         self._hovered = Counter()
         self._attempt_rows = (None, [])
@@ -350,6 +356,7 @@ class MoveTracker:
         self._reference = None
         self._reference_view = None
         self._centres_now = None
+        self._still_centres = None
         self._settle = _Settle(located=True)
 
     def _adapt(self, frame: np.ndarray, timestamp: float) -> list[ev.Event]:
@@ -630,6 +637,21 @@ class MoveTracker:
                 continue
             _keep_latest(settle.sums, row, logp[k])
         self._centres_now = centres
+        self._note_landings(centres, rows[occluded])
+
+    def _note_landings(self, centres: np.ndarray | None, hidden: np.ndarray) -> None:
+        """Stamp the points whose crops changed since the last still look (a hand over a point
+        is no landing: its look is not taken)."""
+        if centres is None:
+            return
+        before = self._still_centres
+        if before is not None and before.shape == centres.shape:
+            changed = np.abs(centres - before).mean(axis=(1, 2)) > CROP_CHANGE_LEVEL
+            changed[hidden] = False
+            self._landed_at[changed] = self._now
+            centres = centres.copy()
+            centres[hidden] = before[hidden]
+        self._still_centres = centres
 
     def _window_evidence(self) -> inf.Evidence:
         """Points read in this window speak for themselves; the others look as they did at the
@@ -956,11 +978,42 @@ class MoveTracker:
         chosen = None
         if self._waited:
             chosen = next((o for o in options if o[:len(self._waited)] == self._waited), None)
-        if chosen is None and self._lifted_since:
-            chosen = next((o for o in options if o[-1].from_point == self._lifted_since[-1]), None)
+        if chosen is None:
+            likely = self._landed_in_order(options)
+            if len(likely) == 1:
+                chosen = likely[0]
+            elif self._lifted_since:
+                chosen = next((o for o in likely if o[-1].from_point == self._lifted_since[-1]), None)
         if chosen is not None and chosen is not verdict.moves:
             verdict.alternatives = [o for o in options if o is not chosen]
             verdict.moves = chosen
+
+    def _landed_in_order(self, options: list[list]) -> list[list]:
+        """Of sequences that reach the same position, those whose plies the still looks saw land
+        in their order, or as near it as any: each ply's time is when the first of the points it
+        leaves as they now are took its new look. The lift watch alone misled Cờ Tư Lệnh render
+        1001, ply 64: an engineer set down read as the other side's until two more plies were
+        made, and the point it left, empty on a board still waiting for the move, was taken for
+        a piece in the hand at each of them, so the move was put last."""
+        disorder = []
+        for moves in options:
+            board = self.board.copy()
+            views = [self.rules.view(board)]
+            for move in moves:
+                self.rules.push(board, move)
+                views.append(self.rules.view(board))
+            times = []
+            for k in range(len(moves)):
+                kept = views[k] != views[k + 1]
+                for later in range(k + 1, len(moves)):
+                    kept &= views[later] == views[later + 1]
+                stamps = self._landed_at[kept]
+                stamps = stamps[stamps > self._committed_at]
+                if len(stamps):
+                    times.append(float(stamps.min()))
+            disorder.append(sum(1 for i, a in enumerate(times) for b in times[i + 1:] if a > b))
+        fewest = min(disorder)
+        return [moves for moves, count in zip(options, disorder, strict=True) if count == fewest]
 
     def _attempt_seen(self):
         """The penalty turn a look saw tried: reported as `Illegal`, else one look's glimpse; or None."""
@@ -1028,6 +1081,7 @@ class MoveTracker:
         self._last_signature = None
         self._press_pending = False
         self._lifted_since = []
+        self._committed_at = timestamp
         self._set_down = set()
         self._hovered = Counter()
         self._attempt_glimpsed = None

@@ -1052,6 +1052,62 @@ def test_a_look_no_legal_move_explains_is_confirmed_on_the_whole_board():
     assert _committed(events) == ["h2e2"]
 
 
+class _ColourBlindCamera(_CropCamera):
+    """Reads the piece on one point as the other side's, a little more likely than its own,
+    while `colour_blind` holds; its crop is the same either way (a piece set down off-centre,
+    read better once the light changes)."""
+
+    def __init__(self, game: str, board) -> None:
+        super().__init__(game, board)
+        self.doubtful: tuple | None = None  # (point, its class, the other side's)
+        self.colour_blind = False
+        self.doubt_texture = np.random.default_rng(99).integers(0, 2, (4, 4)).repeat(4, 0).repeat(4, 1) * 200.0
+
+    def extract(self, frame):
+        crops = super().extract(frame)
+        if self.doubtful is not None:
+            crops.images[self.points.index(self.doubtful[0])] = np.repeat(self.doubt_texture[:, :, None], 3, axis=2)
+        return crops
+
+    def __call__(self, crops):
+        doubt = np.array([np.array_equal(crop[:, :, 0], self.doubt_texture.astype(np.uint8)) for crop in crops])
+        probs = np.full((len(crops), len(self.textures)), 1e-4)
+        if (~doubt).any():
+            probs[~doubt] = super().__call__(crops[~doubt])
+        if doubt.any():
+            _, own, other = self.doubtful
+            own, other = self.classes.index(own), self.classes.index(other)
+            probs[doubt, own], probs[doubt, other] = (0.44, 0.55) if self.colour_blind else (1.0, 1e-4)
+        return probs / probs.sum(axis=1, keepdims=True)
+
+
+def test_a_move_read_as_the_other_sides_piece_until_two_more_are_made_keeps_its_place():
+    """The cannon set down on e2 reads as Black's, a little, so the move is not committed; Black
+    answers, Red moves again, then e2 reads Red's. h2e2, h9g7, i0i1 and i0i1, h9g7, h2e2 reach
+    the same position: the still looks saw h2e2 land first. The lift watch, which took the empty
+    h2 for a piece in the hand at each later ply, would put it last (Cờ Tư Lệnh render 1001,
+    ply 64, with the third Commander model)."""
+    board = games.get("xiangqi").board()
+    camera = _ColourBlindCamera("xiangqi", board.copy())
+    tracker = MoveTracker("xiangqi", board, camera, _calibration("xiangqi"))
+    _, t = _play(tracker, camera, 1.0, 0.0, hand=False)
+    t = _opening(tracker, camera, t)
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _move(camera, "h2e2")
+    camera.doubtful, camera.colour_blind = (games.Point(4, 2), "red_cannon", "black_cannon"), True
+    events, t = _play(tracker, camera, 1.5, t, hand=False)
+    for text in ("h9g7", "i0i1"):
+        _, t = _play(tracker, camera, 0.6, t, hand=True)
+        _move(camera, text)
+        more, t = _play(tracker, camera, 1.5, t, hand=False)
+        events += more
+    assert not _committed(events)  # e2 still reads Black's: nothing is committed
+    assert games.Point(7, 2) in [e.point for e in events if isinstance(e, ev.PieceLifted)]
+    camera.colour_blind = False
+    events, t = _play(tracker, camera, 1.5, t, hand=False)
+    assert _committed(events) == ["h2e2", "h9g7", "i0i1"]
+
+
 def test_a_piece_in_the_hand_is_no_alarm_though_one_look_misreads_another_point():
     """The looks agree only on the lifted piece's point, empty: a piece in the hand, held
     MISSING_HOLD_S like any other, whatever one look misread under the arm (Cờ Tướng render
