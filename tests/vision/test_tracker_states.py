@@ -625,6 +625,25 @@ def test_an_arm_of_the_sheets_grey_joins_its_cuff_to_the_held_piece_by_its_colou
     assert _committed(events) == ["b0c2"]
 
 
+ARM_TO_THE_NEAR_RANK = (145, 365, 195, 480)  # from the frame's near edge to just short of a1
+
+
+def test_an_arm_of_the_sheets_grey_touching_the_points_by_its_colour_alone_still_reaches():
+    """A hand holding a piece over a point of the near rank reaches only just into the pieces'
+    area (Cờ Tư Lệnh render 1005, ply 1, a pink hand on a grey sheet, the third Commander
+    candidate): in grey only its cuff shows, beyond the points; its colour is what touches them.
+    The chariot, held over a1, waits; it lands on a2."""
+    camera, tracker, t = _roomy_setup()
+    camera.arm_colour, camera.cuff = PINK_OF_THE_SHEETS_GREY, True
+    before = camera.board.copy()
+    t = _held_with_the_arm_in(tracker, camera, t, "a0a1", ARM_TO_THE_NEAR_RANK)
+    _, t = _play(tracker, camera, 0.4, t, hand=True)
+    camera.board, camera.arm = before, None
+    _move(camera, "a0a2")
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    assert _committed(events) == ["a0a2"]
+
+
 def test_colour_alone_is_no_arm():
     """Light that tints a strip of the sheet from its edge to a moved piece (Cờ Tướng render
     1000, a light green sheet) changes colour, not grey: the move commits within the window."""
