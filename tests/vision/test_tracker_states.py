@@ -588,18 +588,24 @@ def _held_with_the_arm_in(tracker, camera, t, text, arm):
     return t
 
 
+def _held_then_landed(tracker, camera, t, held, arm, landed):
+    """`held` stays still with `arm` in view until just before REACH_S (nothing commits); the
+    hand then puts the piece down as `landed`, which commits within the stability window."""
+    before = camera.board.copy()
+    t = _held_with_the_arm_in(tracker, camera, t, held, arm)
+    _, t = _play(tracker, camera, 0.4, t, hand=True)
+    camera.board, camera.arm = before, None
+    _move(camera, landed)
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    assert _committed(events) == [landed]
+
+
 def test_an_arm_holding_a_piece_still_over_a_point_holds_the_move_until_it_lands():
     """A sure reading is no proof the piece is down: a player holding the horse still over a2,
     the arm reaching in from the near edge, thinking. The classifier reads it as set down there
     (a sharp model does); the arm says it is not. The horse lands on c2."""
     camera, tracker, t = _roomy_setup()
-    before = camera.board.copy()
-    t = _held_with_the_arm_in(tracker, camera, t, "b0a2", ARM_OVER_A2)
-    _, t = _play(tracker, camera, 0.4, t, hand=True)
-    camera.board, camera.arm = before, None
-    _move(camera, "b0c2")
-    events, t = _play(tracker, camera, 1.0, t, hand=False)
-    assert _committed(events) == ["b0c2"]
+    _held_then_landed(tracker, camera, t, "b0a2", ARM_OVER_A2, "b0c2")
 
 
 # Pink of exactly the sheet's grey (120): in grey only the arm's cuff and the held piece show.
@@ -616,13 +622,7 @@ def test_an_arm_of_the_sheets_grey_joins_its_cuff_to_the_held_piece_by_its_colou
     armed = cv2.cvtColor(camera.frame(hand=False), cv2.COLOR_BGR2GRAY)
     assert set(np.unique(armed[340:410, 145:195]).tolist()) == {120}  # the arm between them
     camera.arm = None
-    before = camera.board.copy()
-    t = _held_with_the_arm_in(tracker, camera, t, "b0a2", ARM_OVER_A2)
-    _, t = _play(tracker, camera, 0.4, t, hand=True)
-    camera.board, camera.arm = before, None
-    _move(camera, "b0c2")
-    events, t = _play(tracker, camera, 1.0, t, hand=False)
-    assert _committed(events) == ["b0c2"]
+    _held_then_landed(tracker, camera, t, "b0a2", ARM_OVER_A2, "b0c2")
 
 
 ARM_TO_THE_NEAR_RANK = (145, 365, 195, 480)  # from the frame's near edge to just short of a1
@@ -635,13 +635,7 @@ def test_an_arm_of_the_sheets_grey_touching_the_points_by_its_colour_alone_still
     The chariot, held over a1, waits; it lands on a2."""
     camera, tracker, t = _roomy_setup()
     camera.arm_colour, camera.cuff = PINK_OF_THE_SHEETS_GREY, True
-    before = camera.board.copy()
-    t = _held_with_the_arm_in(tracker, camera, t, "a0a1", ARM_TO_THE_NEAR_RANK)
-    _, t = _play(tracker, camera, 0.4, t, hand=True)
-    camera.board, camera.arm = before, None
-    _move(camera, "a0a2")
-    events, t = _play(tracker, camera, 1.0, t, hand=False)
-    assert _committed(events) == ["a0a2"]
+    _held_then_landed(tracker, camera, t, "a0a1", ARM_TO_THE_NEAR_RANK, "a0a2")
 
 
 def test_colour_alone_is_no_arm():
