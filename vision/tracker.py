@@ -62,11 +62,13 @@ HAND_AREA_PITCHES = 5.0
 # aside, touch no point. Such a hand holds a piece often over a second (render 1002: 1.2 s), so
 # the window waits REACH_S still for it, RESTING_S for a large still difference alone. In grey,
 # skin over a sheet of its brightness shows only at the arm's edges (Cờ Tư Lệnh render 1005, ply
-# 53, a pink arm across a beige sheet: grey 18 apart, Lab a* 13): where the grey difference
-# outside the pieces' area is large enough, pixels whose a* or b* left their neighbours' range by
-# CHROMA_LEVEL (the view's median shift taken off) may join it to grey differences inside, and
-# inside count as touching (render 1005, ply 1: a hand holding a piece over a point of the near
-# rank reaches only just in, where grey sees 24 of the 32 pixels it needs and colour 130). The
+# 53, a pink arm across a beige sheet: grey 18 apart, Lab a* 13): pixels whose a* or b* left
+# their neighbours' range by CHROMA_LEVEL (the view's median shift taken off) may join grey
+# differences outside the pieces' area, together large enough, to each other and to grey
+# differences inside, and inside count as touching (render 1005, ply 1: a hand holding a piece
+# over a point of the near rank reaches only just in, where grey sees 24 of the 32 pixels it
+# needs and colour 130; render 1007, ply 52: grey saw the hand beyond the points as two edges
+# of 64 and 97 pixels, 69 needed, that only its colour joins). The
 # part beyond the points must be grey: colour alone there, light that tints a corner of the
 # sheet, is taken for an arm (Cờ Tướng render 1000, a light green sheet).
 REACH_CLEAR_PITCHES = 0.8
@@ -500,12 +502,15 @@ class MoveTracker:
         outside_large, inside_large = self._region_sizes(joined, joined)
         if np.any(outside_large & inside_large):
             return True
-        if not np.any(outside_large):
+        if np.count_nonzero(joined[beyond]) <= self._reach_area:
             return False
         tinted = self._tinted_since_legal_look()
         if tinted is None:
             return False
-        # Colour joins the regions everywhere, but counts only inside the pieces' area.
+        # Colour joins the regions everywhere, but counts only inside the pieces' area: beyond
+        # it the grey parts it joins add up (a skin-pink hand on a pink sheet showed in grey only
+        # its edges beyond the points, two parts of 64 and 97 pixels with 69 needed, joined by its
+        # colour: Cờ Tư Lệnh render 1007, ply 52, the second model).
         outside_large, inside_large = self._region_sizes(joined | tinted, joined | (tinted & self._pieces))
         return bool(np.any(outside_large & inside_large))
 

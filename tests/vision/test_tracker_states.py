@@ -541,11 +541,12 @@ def test_without_a_clock_a_piece_held_still_over_a_point_beside_its_target_is_no
 class _ArmCamera(ScriptedCamera):
     """Still frames may show an arm: a bar (x0, y0, x1, y1 in pixels) from the image's near edge,
     in `arm_colour`; `cuff` and `held`, when set, draw a dark cuff at the bar's near end and a
-    bright piece at its far end."""
+    bright piece at its far end; `cuff_gap` columns of the arm's colour split the cuff in two."""
 
     arm: tuple | None = None
     arm_colour: tuple = (200, 200, 200)  # BGR
     cuff = held = False
+    cuff_gap = 0
 
     def frame(self, hand: bool) -> np.ndarray:
         image = super().frame(hand)
@@ -554,6 +555,8 @@ class _ArmCamera(ScriptedCamera):
             image[y0:y1, x0:x1] = self.arm_colour
             if self.cuff:
                 image[y1 - 66:y1, x0:x1] = 60
+                middle = (x0 + x1) // 2
+                image[y1 - 66:y1, middle - self.cuff_gap // 2:middle + (self.cuff_gap + 1) // 2] = self.arm_colour
             if self.held:
                 cv2.circle(image, ((x0 + x1) // 2, y0 + 10), 15, (200, 200, 200), -1)
         return image
@@ -626,6 +629,7 @@ def test_an_arm_of_the_sheets_grey_joins_its_cuff_to_the_held_piece_by_its_colou
 
 
 ARM_TO_THE_NEAR_RANK = (145, 365, 195, 480)  # from the frame's near edge to just short of a1
+WIDE_ARM_TO_THE_NEAR_RANK = (135, 365, 205, 480)
 
 
 def test_an_arm_of_the_sheets_grey_touching_the_points_by_its_colour_alone_still_reaches():
@@ -636,6 +640,27 @@ def test_an_arm_of_the_sheets_grey_touching_the_points_by_its_colour_alone_still
     camera, tracker, t = _roomy_setup()
     camera.arm_colour, camera.cuff = PINK_OF_THE_SHEETS_GREY, True
     _held_then_landed(tracker, camera, t, "a0a1", ARM_TO_THE_NEAR_RANK, "a0a2")
+
+
+def test_an_arm_whose_grey_beyond_the_points_is_two_parts_joined_by_its_colour_still_reaches():
+    """Grey may see a skin-pink hand on a pink sheet beyond the points only as two parts, each
+    too small to be an arm, that its colour joins (Cờ Tư Lệnh render 1007, ply 52, the second
+    model: a piece held over a point of the near rank committed there 1.8 s before it landed
+    beside it). Here a band of skin splits the cuff: the chariot, held over a1, waits; it
+    lands on a2."""
+    camera, tracker, t = _roomy_setup()
+    camera.arm_colour, camera.cuff, camera.cuff_gap = PINK_OF_THE_SHEETS_GREY, True, 10
+    camera.arm = WIDE_ARM_TO_THE_NEAR_RANK
+    _play(tracker, camera, 0.0, t, hand=False)
+    small = cv2.resize(cv2.cvtColor(camera.frame(hand=False), cv2.COLOR_BGR2GRAY), tracker._gate_size,
+                       interpolation=cv2.INTER_AREA)
+    changed = tracker._changed_since(tracker._gate_looks[-1], small).astype(bool)
+    beyond = tracker._gate_mask & ~tracker._pieces
+    parts, labels = cv2.connectedComponents(changed.astype(np.uint8), connectivity=8)
+    sizes = sorted(int(np.count_nonzero((labels == k) & beyond)) for k in range(1, parts))
+    assert len(sizes) >= 2 and sizes[-1] <= tracker._reach_area < sizes[-1] + sizes[-2], sizes
+    camera.arm = None
+    _held_then_landed(tracker, camera, t, "a0a1", WIDE_ARM_TO_THE_NEAR_RANK, "a0a2")
 
 
 def test_colour_alone_is_no_arm():
