@@ -59,10 +59,12 @@ COMPONENTS = ("prototypes", "head", "templates")
 # held-out photos of a set 2–7×; the features' head and prototypes alone cut them by 5–35 %, and
 # added to the templates helped in some runs and hurt in others.
 DEFAULT_METHOD = "templates"
-# Template correlation → logit, and the weight of the model's log-probability beside it: the
-# best compromise of 20/40/80 × 0/0.5/1 over the three games (`benchmarks/adapt.py --variants`;
-# Xiangqi needs the model's say, the others barely care).
-TEMPLATE_TEMPERATURE = 40.0
+# Template correlation → logit, and the weight of the model's log-probability beside it, chosen
+# of 20/40/80 × 0/0.5/1 by `benchmarks/adapt.py --variants` (Xiangqi needs the model's say). 40
+# was the compromise while the Commander and Cờ Toán models read little beyond a piece's side;
+# with their stronger models 20 is at least as good on every game and scenario, and 40 made the
+# third Cờ Toán model read worse than alone (errors × 1.29 and × 2.58; × 0.59 and × 0.95 at 20).
+TEMPLATE_TEMPERATURE = 20.0
 TEMPLATE_MODEL_WEIGHT = 1.0
 
 

@@ -34,6 +34,11 @@ from vision.detector import Detector, PointClassifier
 
 GAME = "cotoan"  # the fewest points: the quickest to adapt
 SIZE = (640, 360)
+# A set whose two first start photos the shipped Cờ Toán model reads better than an adaptation
+# fitted on the other photo does (third model, t = 20: 94.9 % against 91.4 % of 198 points; of
+# seeds 1–15, 7 read worse adapted, 4 level, 4 better). Seed 7 served until the third model,
+# which reads it level with its adaptation.
+MODEL_KEPT_SEED = 13
 
 
 class SetOfPieces:
@@ -210,10 +215,10 @@ def test_two_start_photos_hold_out_a_whole_photo(weak_classifier, user_set):
 
 
 def test_an_adaptation_that_reads_the_held_out_photo_worse_is_not_used(classifier):
-    """The shipped (second) Cờ Toán model reads this set's two first start photos better than
-    an adaptation fitted on the other photo does: the report says so (calibrate then writes no
+    """The shipped Cờ Toán model reads this set's two first start photos better than an
+    adaptation fitted on the other photo does: the report says so (calibrate then writes no
     file). A set of its own, so the photos do not depend on the order the tests run in."""
-    fresh = SetOfPieces(GAME, seed=7)
+    fresh = SetOfPieces(GAME, seed=MODEL_KEPT_SEED)
     photos = [(fresh.start(), fresh.calibration), (fresh.start(), fresh.calibration)]
     report = adapt_to_start(classifier, photos)
     assert report.adapted_accuracy < report.model_accuracy
@@ -252,11 +257,17 @@ def test_cli_calibrate_with_start_position_writes_and_uses_the_adaptation(tmp_pa
     assert load_for_profile(out) is not None
     result = banco("recognize", str(photo), "--game", GAME, "--calibration", str(out))
     assert result.returncode == 0, result.stderr
-    # The shipped model reads these two photos better than the adaptation would: no file, the model kept.
+    # The shipped model reads another set's two photos better than the adaptation would: no
+    # file, the model kept.
     monkeypatch.undo()
+    strong = SetOfPieces(GAME, seed=MODEL_KEPT_SEED)
+    photo, second = tmp_path / "strong.png", tmp_path / "strong2.png"
+    cv2.imwrite(str(photo), strong.start())
+    cv2.imwrite(str(second), strong.start())
+    strong_corners = " ".join(f"{x:.2f},{y:.2f}" for x, y in strong.calibration.grid_corners_px())
     kept = tmp_path / "kept.json"
     result = banco("calibrate", "--game", GAME, "--start-position", str(photo), "--start-position", str(second),
-                   "--corners", corners, "--out", str(kept))
+                   "--corners", strong_corners, "--out", str(kept))
     assert result.returncode == 0, result.stderr
     assert "the model is kept" in result.stdout and load_for_profile(kept) is None
     assert not (tmp_path / "kept.adapt.npz").exists()
