@@ -508,9 +508,7 @@ class MoveTracker:
         if tinted is None:
             return False
         # Colour joins the regions everywhere, but counts only inside the pieces' area: beyond
-        # it the grey parts it joins add up (a skin-pink hand on a pink sheet showed in grey only
-        # its edges beyond the points, two parts of 64 and 97 pixels with 69 needed, joined by its
-        # colour: Cờ Tư Lệnh render 1007, ply 52, the second model).
+        # it the grey parts it joins add up (render 1007, ply 52: see REACH_AREA_PITCHES).
         outside_large, inside_large = self._region_sizes(joined | tinted, joined | (tinted & self._pieces))
         return bool(np.any(outside_large & inside_large))
 
