@@ -19,6 +19,18 @@ MODEL_YAML = "yolo11n-cls.yaml"
 SETTINGS = {"optimizer": "AdamW", "lr0": 0.002, "warmup_epochs": 1.0, "cos_lr": True}
 # Training on from a model: a quarter of the first rate, no warm-up (the third Cờ Tướng model).
 FINE_TUNING = {"lr0": 0.0005, "warmup_epochs": 0.0}
+# The network halves its input five times. ultralytics trains any other size at the next multiple
+# of this, yet labels the exported model with the size asked for, at which the station then cuts
+# its crops: a Cờ Tướng model asked for at 48 px trained at 64 and read half of its own validation
+# crops right at 48 (2026-12-03).
+STRIDE = 32
+
+
+def check_imgsz(imgsz: int) -> int:
+    if imgsz < STRIDE or imgsz % STRIDE:
+        raise ValueError(f"input size {imgsz} px: the point classifier's must be a multiple of {STRIDE} "
+                         f"(the network's stride), such as {STRIDE} or {2 * STRIDE}")
+    return imgsz
 
 
 def train_classifier(data: Path, out: Path, epochs: int = 10, imgsz: int = 64, batch: int = 128,
@@ -29,6 +41,7 @@ def train_classifier(data: Path, out: Path, epochs: int = 10, imgsz: int = 64, b
     from those weights.
 
     `hours` bounds the training's wall time (ultralytics then fits the epochs to it)."""
+    check_imgsz(imgsz)
     os.environ.setdefault("YOLO_OFFLINE", "true")
     os.environ.setdefault("YOLO_VERBOSE", "false")
     from ultralytics import YOLO
@@ -83,6 +96,10 @@ def main() -> None:
     parser.add_argument("--lr0", type=float, default=SETTINGS["lr0"], help="initial learning rate")
     parser.add_argument("--warmup-epochs", type=float, default=SETTINGS["warmup_epochs"])
     args = parser.parse_args()
+    try:
+        check_imgsz(args.imgsz)
+    except ValueError as error:
+        parser.error(str(error))
     print(train_classifier(args.data, args.out, epochs=args.epochs, imgsz=args.imgsz, batch=args.batch,
                            workers=args.workers, seed=args.seed, name=args.name, hours=args.hours,
                            init=args.init, lr0=args.lr0, warmup_epochs=args.warmup_epochs))

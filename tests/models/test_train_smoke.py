@@ -153,3 +153,22 @@ def test_training_on_from_a_shipped_onnx_model_starts_where_it_reads(trained):
     before, after = PointClassifier(GAME, model)(crops), PointClassifier(GAME, on)(crops)
     assert np.mean(before.argmax(axis=1) == after.argmax(axis=1)) >= 0.95
     assert np.abs(before - after).max() < 0.1
+
+
+def test_an_input_size_the_network_cannot_take_is_refused_before_training(tmp_path):
+    """ultralytics would train at 64 px a model asked for at 48 and label it 48; the station would
+    then cut crops it never learned. The check needs no training environment."""
+    import sys
+
+    from models.train import check_imgsz, train_classifier
+
+    assert check_imgsz(64) == 64
+    with pytest.raises(ValueError, match="input size 48 px"):
+        train_classifier(tmp_path / "data", tmp_path / "points.onnx", imgsz=48)
+    run = subprocess.run([sys.executable, "-m", "models.train", "--data", str(tmp_path / "data"),
+                          "--out", str(tmp_path / "points.onnx"), "--imgsz", "48"],
+                         cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2
+    assert run.stderr.strip().splitlines()[-1].endswith(
+        "input size 48 px: the point classifier's must be a multiple of 32 (the network's stride), such as 32 or 64")
+    assert not (tmp_path / "points.onnx").exists()
