@@ -60,7 +60,7 @@ class CropExtractor:
                           min(max(int(round(cy - half)), -size), h)) for cx, cy in centres]
         self._crop_maps: tuple | None = None  # (frame size, shrunk size or None, xy, fraction)
 
-    def _maps(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _sampling(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The frame as sampled (shrunk first when it is much finer than the crops), and for
         every pixel of every crop (the crops stacked one above the next) where it falls in that
         frame, in OpenCV's fixed-point form. One `cv2.remap` then cuts all crops at once: the
@@ -69,23 +69,18 @@ class CropExtractor:
         height, width = frame.shape[:2]
         if self._crop_maps is None or self._crop_maps[0] != (width, height):
             size = self.size
-            rows, cols = np.mgrid[0:size, 0:size].astype(np.float64)
-            from_view = np.linalg.inv(self._to_view)
-            maps = []
-            for x, y in self._origins:
-                view = np.stack([cols + x, rows + y, np.ones_like(cols)], axis=-1)
-                seen = view @ from_view.T
-                maps.append(seen[..., :2] / seen[..., 2:])
-            stacked = np.concatenate(maps)
-            step = float(np.median(np.hypot(*np.moveaxis(np.diff(stacked, axis=1), -1, 0))))
+            square = np.stack(np.meshgrid(np.arange(size), np.arange(size)), axis=-1)  # (x, y) of each pixel
+            view = square[None] + np.array(self._origins, dtype=np.float64)[:, None, None]
+            seen = cv2.perspectiveTransform(view.reshape(-1, 1, 2), np.linalg.inv(self._to_view))
+            seen = seen.reshape(len(self._origins) * size, size, 2)
+            step = float(np.median(np.linalg.norm(np.diff(seen, axis=1), axis=-1)))
             shrunk = None
             if step > SHRINK_ABOVE:
                 shrunk = (max(1, round(width / step)), max(1, round(height / step)))
                 # Pixel centres, as cv2.resize places them: x' + 0.5 = (x + 0.5) × ratio.
-                stacked = (stacked + 0.5) * (np.array(shrunk) / (width, height)) - 0.5
-            stacked = stacked.astype(np.float32)
-            self._crop_maps = ((width, height), shrunk,
-                               *cv2.convertMaps(stacked[..., 0], stacked[..., 1], cv2.CV_16SC2))
+                seen = (seen + 0.5) * (np.array(shrunk) / (width, height)) - 0.5
+            seen = seen.astype(np.float32)
+            self._crop_maps = ((width, height), shrunk, *cv2.convertMaps(seen[..., 0], seen[..., 1], cv2.CV_16SC2))
         _, shrunk, xy, fraction = self._crop_maps
         if shrunk is not None:
             frame = cv2.resize(frame, shrunk, interpolation=cv2.INTER_AREA)
@@ -98,14 +93,14 @@ class CropExtractor:
         size = self.size
         if not len(indices):
             return np.empty((0, size, size, 3), dtype=np.uint8)
-        sampled, xy, fraction = self._maps(frame)
+        sampled, xy, fraction = self._sampling(frame)
         rows = (np.asarray(indices)[:, None] * size + np.arange(size)).ravel()
         crops = cv2.remap(sampled, xy[rows], fraction[rows], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         return crops.reshape(len(indices), size, size, 3)
 
     def extract(self, frame: np.ndarray) -> CropSet:
         _check_frame(frame)
-        sampled, xy, fraction = self._maps(frame)
+        sampled, xy, fraction = self._sampling(frame)
         crops = cv2.remap(sampled, xy, fraction, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         return CropSet(self.points, crops.reshape(len(self.points), self.size, self.size, 3))
 
