@@ -396,7 +396,9 @@ def train(
     scenes: Annotated[int, typer.Option(help="rendered photos to cut crops from")] = 400,
     epochs: Annotated[int, typer.Option()] = 15,
     data: Annotated[Path, typer.Option(help="where the crop dataset is written")] = Path("build/dataset"),
-    out: Annotated[Path | None, typer.Option(help="the ONNX file to write")] = None,
+    out: Annotated[Path | None, typer.Option(
+        help="the 8-bit ONNX file to write (the float one goes beside it, as .float.onnx); "
+        "default: the shipped model's")] = None,
     seed: Annotated[int, typer.Option()] = 1,
     knocked: Annotated[float, typer.Option(
         min=0.0, max=1.0, help="share of the photos (and real crops) cut off-centre, as from a bumped "
@@ -404,19 +406,29 @@ def train(
     real_copies: Annotated[int, typer.Option(min=0, help="times each real Xiangqi crop is pasted, "
                                              "turned anew")] = 3,
     init: Annotated[Path | None, typer.Option(
-        exists=True, dir_okay=False, help="a model to train on from (a shipped .onnx file or a run's best.pt), "
+        exists=True, dir_okay=False, help="a model to train on from (a float .onnx file, such as a shipped "
+        "models/<game>-points.float.onnx, or a run's best.pt), "
         "at a learning rate a quarter of a fresh start's")] = None,
 ) -> None:
-    """Render a crop dataset and train the point classifier (needs the [train] extra).
+    """Render a crop dataset and train the point classifier (needs the [train] extra): the float
+    model to OUT with `.float.onnx` for `.onnx`, and its 8-bit version, which the station reads, to OUT.
 
     The defaults for --knocked and --real-copies are the recipe of the shipped Cờ Tướng model
     (`models/MODEL_CARD.md`)."""
     from rich.progress import Progress
 
+    from models.quantize import is_quantized, quantize
     from models.synth.dataset import build
     from models.train import FINE_TUNING, train_classifier
     from vision.detector import default_model_path
 
+    try:
+        eight_bit = init is not None and init.suffix == ".onnx" and is_quantized(init)
+    except ValueError as error:
+        fail(str(error))
+    if eight_bit:
+        fail(f"{init} is an 8-bit model; train on from its float model, "
+             f"{init.with_name(init.name.removesuffix('.onnx') + '.float.onnx')}")
     real = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "xiangqi-crops"
     with Progress() as progress:
         task = progress.add_task(f"rendering {scenes} {game} photos", total=scenes)
@@ -424,9 +436,15 @@ def train(
               progress=lambda n, total: progress.update(task, completed=n), real_copies=real_copies,
               knocked=knocked)
     target = out or default_model_path(game)
+    float_target = target.with_name(target.name.removesuffix(".onnx") + ".float.onnx")
     tuning = {"init": init, **FINE_TUNING} if init else {}
-    train_classifier(data, target, epochs=epochs, seed=seed, **tuning)
-    typer.echo(f"wrote {target}")
+    try:
+        train_classifier(data, float_target, epochs=epochs, seed=seed, **tuning)
+    except ValueError as error:
+        fail(str(error))
+    typer.echo(f"wrote {float_target}")
+    quantize(game, float_target, target)
+    typer.echo(f"wrote {target} (8-bit, what the station reads; `models.quantize`)")
 
 
 from banco.record import register as _register_record  # noqa: E402

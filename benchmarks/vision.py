@@ -6,9 +6,10 @@ Frames: for each game, a short rendered game (`models.synth.video`, benchmark se
 hands coming in and out, light drift, camera shake), decoded from its video file, with the
 render's true calibration fixed for the whole run, as a calibrated station has.
 
-Ours: `vision.detector.Detector(game, calibration).observe(frame)`: the top-view warp, one
-crop per point, the shipped `models/<game>-points.onnx` on the whole batch, and the
-`Observation`.
+Ours: `vision.detector.Detector(game, calibration).observe(frame)`: one crop per point, the
+shipped 8-bit `models/<game>-points.onnx` on the whole batch, and the `Observation`. Its
+baseline, on the same frames in the same run: the same with the float model it was made from
+(`models/<game>-points.float.onnx`, `models.quantize`).
 
 Peer, on the same decoded frames in the same run: ultralytics YOLO11n *detect* at 640 px
 with one class per piece of the game, exported to ONNX (`models.peer_detector`), run the way
@@ -24,11 +25,13 @@ What to expect: by ultralytics' count YOLO11n-cls costs 0.033 GFLOPs for one 64 
 frame's batch of 90 (Xiangqi), 99 (Cờ Toán) or 132 (Commander Chess) crops costs 2.9–4.3
 GFLOPs against YOLO11n-detect's 6.5 at 640 px: the crops hold about as many pixels as the
 letterboxed frame, and the saving comes from not running a detection neck and head on them.
+The peer runs in float, as exported; an 8-bit peer would gain too, so the like-for-like
+architecture ratio is the float row's against the peer's (both medians are printed).
 
-Both run with onnxruntime on the CPU, 2 intra-op threads; on a machine with more than 2 CPUs
-the process is pinned to 2 of them. The peer's ONNX (about 10 MB, never shipped) is made once
-with the training environment: ``make detector-onnx``; without it the peer is skipped, saying
-so, and ours is still timed.
+All run with onnxruntime on the CPU, 2 intra-op threads that do not spin between runs; on a
+machine with more than 2 CPUs the process is pinned to 2 of them. The peer's ONNX (about 10 MB,
+never shipped) is made once with the training environment: ``make detector-onnx``; without it
+the peer is skipped, saying so, and ours is still timed.
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ import numpy as np
 
 from calibration import profile
 from models.peer_detector import PEER_IMGSZ, peer_detector_path
+from models.quantize import float_model_path
 from models.synth.video import cached_game, game_suite
 from vision.classes import CLASSES, piece_classes
 from vision.detector import Detector
@@ -101,6 +105,9 @@ class PeerDetector:
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
+        # As ours (`PointClassifier`): no spinning. The two take turns frame by frame, and the
+        # threads of whichever ran last, spinning, would take the CPUs from the other's turn.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
         self.input_name = self.session.get_inputs()[0].name
         self.size = int(self.session.get_inputs()[0].shape[2])
@@ -200,6 +207,9 @@ def main() -> None:
         observation = detector.observe(frames[-1])
         peer_path = peer_detector_path(game, PEER_IMGSZ)
         calls = {"ours": detector.observe}
+        float_path = float_model_path(game)
+        if float_path.is_file():
+            calls["float"] = Detector(game, calibration, model_path=float_path).observe
         peer = PeerDetector(peer_path, game) if peer_path.is_file() else None
         if peer:
             calls["peer"] = peer
@@ -210,6 +220,11 @@ def main() -> None:
               f"{len(observation.points)} points, {detector.classifier.size} px crops")
         print(f"  ours, point crops:        median {median:6.1f} ms  p95 {p95(ours):6.1f} ms  min {min(ours):6.1f} ms  "
               f"(target ≤ {TARGET_MS:g} ms: {'met' if median <= TARGET_MS else 'NOT met'})")
+        if "float" in samples:
+            kept = samples["float"]
+            print(f"  ours, float model:        median {statistics.median(kept):6.1f} ms  p95 {p95(kept):6.1f} ms  "
+                  f"min {min(kept):6.1f} ms  ({float_path.name}, before `models.quantize`)")
+            print(f"  float / 8-bit (medians):  {statistics.median(kept) / median:.2f}×")
         if peer is None:
             print(f"  YOLO11n-640 skipped: no {peer_path} (make detector-onnx, or "
                   f".venv-train/bin/python -m models.peer_detector --game {game})")
@@ -222,7 +237,9 @@ def main() -> None:
               f"p95 {p95(theirs):6.1f} ms  min {min(theirs):6.1f} ms  "
               f"({len(peer.classes)} classes, {boxes} boxes after NMS)")
         print(f"  YOLO-640 / ours (medians): {ratio:.1f}×")
-    print(f"load average at end: {os.getloadavg()[0]:.1f} (above {len(cores)}: other work shared these CPUs)")
+    load = os.getloadavg()[0]
+    print(f"load average at end: {load:.1f}" + (f" (above {len(cores)}: other work shared these CPUs)"
+                                                  if load > len(cores) else ""))
     if rows:
         print(f"ours is {min(rows):.1f}–{max(rows):.1f}× faster than a full-frame YOLO11n-640 per frame")
 

@@ -1,7 +1,8 @@
 """A shipped ONNX classifier turned back into a checkpoint that training can go on from.
 
-Only the ONNX files ship (`models/*-points.onnx`); the runs' ``best.pt`` stay where they were
-trained. The exporter folded every batch norm into the convolution before it, so the file holds
+Only the ONNX files ship (`models/*-points.onnx`, 8-bit, and the float models they were made
+from, `models/*-points.float.onnx`, which are the ones to train on from); the runs' ``best.pt``
+stay where they were trained. The exporter folded every batch norm into the convolution before it, so the file holds
 one weight and one bias per convolution. Unfolding is not unique: any batch norm whose scale and
 shift make the same product serves the model in inference, but training normalises by each
 batch's own statistics, so the batch norms here are set to the statistics the training data
@@ -21,6 +22,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from models.quantize import QUANTIZED_KEY
 from vision.detector import _batch
 
 SAMPLE_IMAGES = 1024  # training crops the batch-norm statistics are measured on
@@ -31,15 +33,21 @@ def checkpoint_from_onnx(model_path: Path, data: Path, out: Path, yaml: str = "y
     """Write `out`, an ultralytics checkpoint of `model_path`'s weights, with batch norms set to
     the statistics of crops from `data/train/<class>/`; the model reads as the ONNX file does."""
     import onnx
+
+    graph = onnx.load(str(model_path))
+    meta = {p.key: p.value for p in graph.metadata_props}
+    if QUANTIZED_KEY in meta:
+        float_model = Path(model_path).with_name(Path(model_path).name.removesuffix(".onnx") + ".float.onnx")
+        raise ValueError(f"{model_path} is an 8-bit model ({meta[QUANTIZED_KEY]}); training goes on from "
+                         f"its float model, {float_model}")
+
     import torch
     from onnx import numpy_helper
 
     os.environ.setdefault("YOLO_OFFLINE", "true")
     from ultralytics import YOLO
 
-    graph = onnx.load(str(model_path))
     weights = {i.name: numpy_helper.to_array(i) for i in graph.graph.initializer}
-    meta = {p.key: p.value for p in graph.metadata_props}
     names = ast.literal_eval(meta["names"])
     imgsz = ast.literal_eval(meta.get("imgsz", "[64, 64]"))[0]
     _check_classes(names, data)

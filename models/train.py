@@ -92,7 +92,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--name", default="points")
     parser.add_argument("--init", type=Path, default=None,
-                        help="an earlier run's best.pt, or a shipped .onnx model, to train on from")
+                        help="an earlier run's best.pt, or a float .onnx model "
+                        "(models/<game>-points.float.onnx), to train on from")
     parser.add_argument("--lr0", type=float, default=SETTINGS["lr0"], help="initial learning rate")
     parser.add_argument("--warmup-epochs", type=float, default=SETTINGS["warmup_epochs"])
     args = parser.parse_args()

@@ -113,6 +113,9 @@ class PointClassifier:
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
+        # Threads that spin after a batch waiting for the next keep their CPUs busy, and a station
+        # has two: the camera's decoding, the tracker and the server need them between frames.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
         self.input_name = self.session.get_inputs()[0].name
         outputs = [output.name for output in self.session.get_outputs()]

@@ -7,14 +7,15 @@ import onnx
 import pytest
 
 from models.add_embedding_output import add_embedding_output
+from models.quantize import float_model_path
 from vision.adapt import Adaptation
-from vision.detector import EMBEDDING_OUTPUT, ModelNotFoundError, PointClassifier, default_model_path
+from vision.detector import EMBEDDING_OUTPUT, ModelNotFoundError, PointClassifier
 
 
 @pytest.fixture(scope="module")
 def bare_model(tmp_path_factory):
-    """The shipped Cờ Toán model as it was exported: probabilities only."""
-    model = onnx.load(str(default_model_path("cotoan")))
+    """The Cờ Toán float model as it was exported, before it was quantized: probabilities only."""
+    model = onnx.load(str(float_model_path("cotoan")))
     kept = [output for output in model.graph.output if output.name != EMBEDDING_OUTPUT]
     del model.graph.output[:]
     model.graph.output.extend(kept)
@@ -42,7 +43,7 @@ def test_adding_the_output_keeps_the_probabilities(bare_model, tmp_path):
     full = PointClassifier("cotoan", rebuilt)
     probabilities, embeddings = full.probabilities_and_embeddings(crops)
     np.testing.assert_array_equal(probabilities, bare(crops))
-    np.testing.assert_array_equal(probabilities, PointClassifier("cotoan")(crops))
+    np.testing.assert_array_equal(probabilities, PointClassifier("cotoan", float_model_path("cotoan"))(crops))
     assert embeddings.shape == (6, 1280)
     with pytest.raises(ValueError, match="already has an 'embedding' output"):
         add_embedding_output(rebuilt, tmp_path / "twice.onnx")

