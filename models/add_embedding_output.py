@@ -6,8 +6,9 @@ exposing them as an output costs nothing at run time, since the graph computes t
 The probabilities output stays first and unchanged; this script checks that on random input
 before it writes the file.
 
-Run once per model (needs the `onnx` package of the ``[train]`` extra):
-``python -m models.add_embedding_output models/xiangqi-points.onnx`` (rewrites it in place).
+Run once per float model, before `models.quantize` makes the 8-bit one from it (needs the
+`onnx` package of the ``[train]`` extra; `models.train` already does it for every export):
+``python -m models.add_embedding_output models/xiangqi-points.float.onnx`` (rewrites it in place).
 """
 
 from __future__ import annotations

@@ -6,9 +6,10 @@ next by a margin in nats, so one confidently misread point can carry a wrong mov
 the log-probabilities by a temperature T softens every answer alike and leaves each point's
 best class unchanged.
 
-``python -m models.calibrate_temperature models/commander-points.onnx --temperature 2.5``
-(needs the `onnx` package of the ``[train]`` extra; rewrites the file in place). The card
-(`MODEL_CARD.md`) says how each shipped model's T was chosen.
+``python -m models.calibrate_temperature models/commander-points.float.onnx --temperature 2.5``
+(needs the `onnx` package of the ``[train]`` extra; rewrites the file in place), then
+``python -m models.quantize --game commander``, which copies T into the 8-bit model the station
+reads. The card (`MODEL_CARD.md`) says how each shipped model's T was chosen.
 """
 
 from __future__ import annotations
