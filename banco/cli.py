@@ -410,8 +410,9 @@ def train(
         "models/<game>-points.float.onnx, or a run's best.pt), "
         "at a learning rate a quarter of a fresh start's")] = None,
 ) -> None:
-    """Render a crop dataset and train the point classifier (needs the [train] extra): the float
-    model to OUT with `.float.onnx` for `.onnx`, and its 8-bit version, which the station reads, to OUT.
+    """Render a crop dataset and train the point classifier (needs the training environment:
+    make train-env): the float model to OUT with `.float.onnx` for `.onnx`, and its 8-bit
+    version, which the station reads, to OUT.
 
     The defaults for --knocked and --real-copies are the recipe of the shipped Cờ Tướng model
     (`models/MODEL_CARD.md`)."""
