@@ -418,18 +418,16 @@ def train(
     (`models/MODEL_CARD.md`)."""
     from rich.progress import Progress
 
-    from models.quantize import is_quantized, quantize
+    from models.quantize import float_model_beside, quantize, refuse_8_bit
     from models.synth.dataset import build
     from models.train import FINE_TUNING, train_classifier
     from vision.detector import default_model_path
 
-    try:
-        eight_bit = init is not None and init.suffix == ".onnx" and is_quantized(init)
-    except ValueError as error:
-        fail(str(error))
-    if eight_bit:
-        fail(f"{init} is an 8-bit model; train on from its float model, "
-             f"{init.with_name(init.name.removesuffix('.onnx') + '.float.onnx')}")
+    if init is not None and init.suffix == ".onnx":
+        try:
+            refuse_8_bit(init)
+        except ValueError as error:
+            fail(str(error))
     real = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "xiangqi-crops"
     with Progress() as progress:
         task = progress.add_task(f"rendering {scenes} {game} photos", total=scenes)
@@ -437,7 +435,7 @@ def train(
               progress=lambda n, total: progress.update(task, completed=n), real_copies=real_copies,
               knocked=knocked)
     target = out or default_model_path(game)
-    float_target = target.with_name(target.name.removesuffix(".onnx") + ".float.onnx")
+    float_target = float_model_beside(target)
     tuning = {"init": init, **FINE_TUNING} if init else {}
     try:
         train_classifier(data, float_target, epochs=epochs, seed=seed, **tuning)

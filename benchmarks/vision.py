@@ -57,7 +57,7 @@ from models.peer_detector import PEER_IMGSZ, peer_detector_path
 from models.quantize import float_model_path
 from models.synth.video import cached_game, game_suite
 from vision.classes import CLASSES, piece_classes
-from vision.detector import Detector
+from vision.detector import Detector, cpu_session
 
 THREADS = 2
 TARGET_MS = 30.0  # the recognition issue: median frame → Observation at most 30 ms on 2 cores
@@ -100,15 +100,9 @@ class PeerDetector:
     """A full-frame detector's path: letterbox, inference, box decoding, NMS."""
 
     def __init__(self, path: Path, game: str, threads: int = THREADS) -> None:
-        import onnxruntime as ort
-
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        # As ours (`PointClassifier`): no spinning. The two take turns frame by frame, and the
+        # Opened as ours is, threads not spinning: the two take turns frame by frame, and the
         # threads of whichever ran last, spinning, would take the CPUs from the other's turn.
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        self.session = cpu_session(path, threads)
         self.input_name = self.session.get_inputs()[0].name
         self.size = int(self.session.get_inputs()[0].shape[2])
         self.classes = piece_classes(game)

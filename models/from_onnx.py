@@ -22,7 +22,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from models.quantize import QUANTIZED_KEY
+from models.quantize import refuse_8_bit
 from vision.detector import _batch
 
 SAMPLE_IMAGES = 1024  # training crops the batch-norm statistics are measured on
@@ -32,22 +32,17 @@ def checkpoint_from_onnx(model_path: Path, data: Path, out: Path, yaml: str = "y
                          seed: int = 0) -> Path:
     """Write `out`, an ultralytics checkpoint of `model_path`'s weights, with batch norms set to
     the statistics of crops from `data/train/<class>/`; the model reads as the ONNX file does."""
+    refuse_8_bit(model_path)
     import onnx
-
-    graph = onnx.load(str(model_path))
-    meta = {p.key: p.value for p in graph.metadata_props}
-    if QUANTIZED_KEY in meta:
-        float_model = Path(model_path).with_name(Path(model_path).name.removesuffix(".onnx") + ".float.onnx")
-        raise ValueError(f"{model_path} is an 8-bit model ({meta[QUANTIZED_KEY]}); training goes on from "
-                         f"its float model, {float_model}")
-
     import torch
     from onnx import numpy_helper
 
     os.environ.setdefault("YOLO_OFFLINE", "true")
     from ultralytics import YOLO
 
+    graph = onnx.load(str(model_path))
     weights = {i.name: numpy_helper.to_array(i) for i in graph.graph.initializer}
+    meta = {p.key: p.value for p in graph.metadata_props}
     names = ast.literal_eval(meta["names"])
     imgsz = ast.literal_eval(meta.get("imgsz", "[64, 64]"))[0]
     _check_classes(names, data)

@@ -3,7 +3,7 @@
 The station reads a frame's 90–132 crops in one batch, and that batch is 85–90 % of a frame's
 cost (the rest is cutting the crops). Storing the weights as 8-bit integers (per output channel)
 and computing on 8-bit activations lets onnxruntime run the convolutions with integer
-instructions; the model also shrinks from 6 to 1.8 MB. Nothing else changes: the classes, the
+instructions; the model also shrinks from 6.2 to 1.9 MB. Nothing else changes: the classes, the
 input size, the temperature and the `embedding` output that adapting to a user's set reads are
 all kept, and the head (pooling, last layer, softmax) stays in float, so the probabilities and
 features come out as finely as before (`vision.detector.PointClassifier` reads the file as before).
@@ -33,7 +33,7 @@ import numpy as np
 
 from models.synth.scene import render_scene
 from vision.crops import CropExtractor
-from vision.detector import MODELS_DIR, PointClassifier, _batch, default_model_path
+from vision.detector import PointClassifier, _batch, default_model_path
 
 QUANTIZED_KEY = "quantized"  # in the 8-bit model's metadata: how it was made
 CALIBRATION_SEED = 31  # a training-split seed of its own
@@ -45,24 +45,31 @@ PERCENTILE = 99.999
 FLOAT_HEAD = ("GlobalAveragePool", "Flatten", "Gemm", "Softmax")
 
 
+def float_model_beside(path: Path) -> Path:
+    """Where the float model an 8-bit `<name>.onnx` is made from lies: `<name>.float.onnx`."""
+    path = Path(path)
+    return path.with_name(path.name.removesuffix(".onnx") + ".float.onnx")
+
+
 def float_model_path(game: str) -> Path:
-    return MODELS_DIR / f"{game}-points.float.onnx"
+    return float_model_beside(default_model_path(game))
 
 
-def is_quantized(path: Path) -> bool:
-    """Whether `path` is a model this module made (its metadata says so)."""
+def refuse_8_bit(path: Path) -> None:
+    """Raise `ValueError` unless `path` is a float model that training can go on from."""
     import onnxruntime as ort
 
     try:
         session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
     except Exception as error:  # onnxruntime raises its own kinds for a file it cannot read
         raise ValueError(f"{path} is not an ONNX model onnxruntime can read ({error})") from error
-    return QUANTIZED_KEY in session.get_modelmeta().custom_metadata_map
+    if QUANTIZED_KEY in session.get_modelmeta().custom_metadata_map:
+        raise ValueError(f"{path} is an 8-bit model; train on from its float model, {float_model_beside(path)}")
 
 
-def calibration_batches(game: str, source: Path, scenes: int, seed: int = CALIBRATION_SEED) -> list[np.ndarray]:
+def calibration_batches(classifier: PointClassifier, scenes: int, seed: int = CALIBRATION_SEED) -> list[np.ndarray]:
     """One batch of crops per rendered training-split photo, as the station cuts them."""
-    classifier = PointClassifier(game, source)
+    game = classifier.game
     rng = random.Random(seed)
     batches = []
     for number in range(scenes):
@@ -89,8 +96,9 @@ def quantize(game: str, source: Path, target: Path, scenes: int = 100, seed: int
     source, target = Path(source), Path(target)
     if source.resolve() == target.resolve():
         raise ValueError(f"{source} is both the float model and the target: the float model must stay")
-    batches = calibration_batches(game, source, scenes, seed)
-    input_name = PointClassifier(game, source).input_name
+    classifier = PointClassifier(game, source)
+    batches = calibration_batches(classifier, scenes, seed)
+    input_name = classifier.input_name
 
     class Crops(CalibrationDataReader):
         def __init__(self) -> None:

@@ -97,6 +97,20 @@ class Observation:
         return out
 
 
+def cpu_session(path: Path, threads: int = 2):
+    """An onnxruntime session on the CPU as the station runs its models: `threads` intra-op
+    threads that do not spin between runs."""
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    # Threads that spin after a batch waiting for the next keep their CPUs busy, and a station
+    # has two: the camera's decoding, the tracker and the server need them between frames.
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+
+
 def default_model_path(game: str) -> Path:
     return MODELS_DIR / f"{game}-points.onnx"
 
@@ -105,18 +119,10 @@ class PointClassifier:
     """One game's ONNX point classifier, loaded once and shared by every board of that game."""
 
     def __init__(self, game: str, model_path: Path | None = None, threads: int = 2) -> None:
-        import onnxruntime as ort
-
         path = Path(model_path) if model_path else default_model_path(game)
         if not path.is_file():
             raise ModelNotFoundError(f"no point classifier for {game!r} at {path}")
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        # Threads that spin after a batch waiting for the next keep their CPUs busy, and a station
-        # has two: the camera's decoding, the tracker and the server need them between frames.
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        self.session = cpu_session(path, threads)
         self.input_name = self.session.get_inputs()[0].name
         outputs = [output.name for output in self.session.get_outputs()]
         self.probabilities_name = outputs[0]
