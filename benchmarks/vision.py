@@ -7,8 +7,10 @@ hands coming in and out, light drift, camera shake), decoded from its video file
 render's true calibration fixed for the whole run, as a calibrated station has.
 
 Ours: `vision.detector.Detector(game, calibration).observe(frame)`: one crop per point, the
-shipped 8-bit `models/<game>-points.onnx` on the whole batch, and the `Observation`. Its
-baseline, on the same frames in the same run: the same with the float model it was made from
+shipped 8-bit `models/<game>-points.onnx` on the batch (cut in two parts, one per CPU, each run
+by its own single-threaded session), and the `Observation`. Its baselines, on the same frames in
+the same run: the same with the whole batch in one session of two threads (as the station ran
+until 2026-12-03), and with the float model the 8-bit one was made from
 (`models/<game>-points.float.onnx`, `models.quantize`).
 
 Peer, on the same decoded frames in the same run: ultralytics YOLO11n *detect* at 640 px
@@ -57,7 +59,7 @@ from models.peer_detector import PEER_IMGSZ, peer_detector_path
 from models.quantize import float_model_path
 from models.synth.video import cached_game, game_suite
 from vision.classes import CLASSES, piece_classes
-from vision.detector import Detector, cpu_session
+from vision.detector import Detector, PointClassifier, cpu_session, default_model_path
 
 THREADS = 2
 TARGET_MS = 30.0  # the recognition issue: median frame → Observation at most 30 ms on 2 cores
@@ -94,6 +96,15 @@ def game_frames(game: str, count: int) -> tuple[list[np.ndarray], dict]:
         raise RuntimeError(f"{rendered.video} gave no frames")
     step = max(1, len(frames) // count)
     return frames[::step][:count], rendered.truth_data
+
+
+class OneSessionClassifier(PointClassifier):
+    """The shipped classifier as the station ran it until 2026-12-03: the whole batch in one
+    session whose two threads split each layer between them."""
+
+    def __init__(self, game: str) -> None:
+        super().__init__(game, threads=1)
+        self.session = self.sessions[0] = cpu_session(default_model_path(game), THREADS)
 
 
 class PeerDetector:
@@ -200,7 +211,8 @@ def main() -> None:
         detector = Detector(game, calibration)
         observation = detector.observe(frames[-1])
         peer_path = peer_detector_path(game, PEER_IMGSZ)
-        calls = {"ours": detector.observe}
+        calls = {"ours": detector.observe,
+                 "one session": Detector(game, calibration, classifier=OneSessionClassifier(game)).observe}
         float_path = float_model_path(game)
         if float_path.is_file():
             calls["float"] = Detector(game, calibration, model_path=float_path).observe
@@ -214,6 +226,10 @@ def main() -> None:
               f"{len(observation.points)} points, {detector.classifier.size} px crops")
         print(f"  ours, point crops:        median {median:6.1f} ms  p95 {p95(ours):6.1f} ms  min {min(ours):6.1f} ms  "
               f"(target ≤ {TARGET_MS:g} ms: {'met' if median <= TARGET_MS else 'NOT met'})")
+        whole = samples["one session"]
+        print(f"  ours, one 2-thread run:   median {statistics.median(whole):6.1f} ms  p95 {p95(whole):6.1f} ms  "
+              f"min {min(whole):6.1f} ms  (the whole batch in one run)")
+        print(f"  one run / two parts:      {statistics.median(whole) / median:.2f}×")
         if "float" in samples:
             kept = samples["float"]
             print(f"  ours, float model:        median {statistics.median(kept):6.1f} ms  p95 {p95(kept):6.1f} ms  "

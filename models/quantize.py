@@ -36,6 +36,8 @@ from vision.crops import CropExtractor
 from vision.detector import PointClassifier, _batch, default_model_path
 
 QUANTIZED_KEY = "quantized"  # in the 8-bit model's metadata: how it was made
+INPUT_KEY = "input"  # in the 8-bit model's metadata: what it takes
+BYTES_INPUT = "BGR bytes (uint8), N x S x S x 3, as OpenCV cuts them; no scaling"
 CALIBRATION_SEED = 31  # a training-split seed of its own
 PERCENTILE = 99.999
 # The head stays in float. In 8 bits the probabilities would come out in steps of about 1/256,
@@ -80,7 +82,34 @@ def calibration_batches(classifier: PointClassifier, scenes: int, seed: int = CA
 
 
 def quantize(game: str, source: Path, target: Path, scenes: int = 100, seed: int = CALIBRATION_SEED) -> None:
-    """Write the 8-bit version of the float classifier `source` to `target`."""
+    """Write the 8-bit version of the float classifier `source` to `target`, taking BGR bytes."""
+    import onnx
+
+    if scenes < 1:
+        raise ValueError(f"quantizing needs at least one calibration photo, not {scenes}")
+    source, target = Path(source), Path(target)
+    if source.resolve() == target.resolve():
+        raise ValueError(f"{source} is both the float model and the target: the float model must stay")
+    with tempfile.TemporaryDirectory() as scratch:
+        float_in = Path(scratch) / "float-in.onnx"
+        quantize_float_in(game, source, float_in, scenes, seed)
+        quantized = onnx.load(str(float_in))
+    take_bytes(quantized)
+    float_model = onnx.load(str(source))
+    del quantized.metadata_props[:]
+    for entry in float_model.metadata_props:
+        if entry.key not in (QUANTIZED_KEY, INPUT_KEY):
+            quantized.metadata_props.add(key=entry.key, value=entry.value)
+    quantized.metadata_props.add(key=QUANTIZED_KEY, value=(
+        f"int8 from {source.name}: per-channel int8 weights, uint8 activations (QDQ), ranges at the "
+        f"{PERCENTILE:g}th percentile of {scenes} rendered training photos, seed {seed}"))
+    quantized.metadata_props.add(key=INPUT_KEY, value=BYTES_INPUT)
+    onnx.save(quantized, str(target))
+
+
+def quantize_float_in(game: str, source: Path, target: Path, scenes: int, seed: int = CALIBRATION_SEED) -> None:
+    """The 8-bit model as onnxruntime makes it, still taking the float model's input (RGB in
+    [0, 1], channels first), whose 8-bit steps are fixed at 1/255: the bytes a camera gives."""
     import onnx
     from onnxruntime.quantization import (
         CalibrationDataReader,
@@ -91,11 +120,6 @@ def quantize(game: str, source: Path, target: Path, scenes: int = 100, seed: int
     )
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
-    if scenes < 1:
-        raise ValueError(f"quantizing needs at least one calibration photo, not {scenes}")
-    source, target = Path(source), Path(target)
-    if source.resolve() == target.resolve():
-        raise ValueError(f"{source} is both the float model and the target: the float model must stay")
     classifier = PointClassifier(game, source)
     batches = calibration_batches(classifier, scenes, seed)
     input_name = classifier.input_name
@@ -115,19 +139,66 @@ def quantize(game: str, source: Path, target: Path, scenes: int = 100, seed: int
         # but the batch.
         quant_pre_process(str(source), str(prepared), skip_symbolic_shape=True)
         head = [node.name for node in onnx.load(str(prepared)).graph.node if node.op_type in FLOAT_HEAD]
+        byte_steps = {input_name: [{"scale": np.array(1 / 255, np.float32), "zero_point": np.array(0, np.uint8)}]}
         quantize_static(str(prepared), str(target), Crops(), quant_format=QuantFormat.QDQ,
                         activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, per_channel=True,
                         calibrate_method=CalibrationMethod.Percentile, nodes_to_exclude=head,
-                        extra_options={"CalibPercentile": PERCENTILE})
-    float_model, quantized = onnx.load(str(source)), onnx.load(str(target))
-    del quantized.metadata_props[:]
-    for entry in float_model.metadata_props:
-        if entry.key != QUANTIZED_KEY:
-            quantized.metadata_props.add(key=entry.key, value=entry.value)
-    quantized.metadata_props.add(key=QUANTIZED_KEY, value=(
-        f"int8 from {source.name}: per-channel int8 weights, uint8 activations (QDQ), ranges at the "
-        f"{PERCENTILE:g}th percentile of {scenes} rendered training photos, seed {seed}"))
-    onnx.save(quantized, str(target))
+                        extra_options={"CalibPercentile": PERCENTILE, "TensorQuantOverrides": byte_steps})
+
+
+def take_bytes(model) -> None:
+    """Make an 8-bit model whose input is quantized in steps of 1/255 take the crops as the
+    station cuts them: BGR bytes, N × S × S × 3. Its answers stay the same, bit for bit.
+
+    Quantizing b / 255 in steps of 1/255 gives back b: the input's first step only undid the
+    float conversion; and onnxruntime's integer convolutions run channels last, so it turned the
+    channels-first batch back before the first one. Now the bytes go straight in: the graph
+    turns them channels-first, which onnxruntime's own turn back cancels, and the first
+    convolution's weights take the channels in OpenCV's order (blue, green, red) instead of the
+    training's (red, green, blue). A frame's crops reach the model with no conversion at all.
+    """
+    from onnx import TensorProto, helper, numpy_helper
+
+    graph = model.graph
+    (image,) = graph.input
+    initializers = {tensor.name: tensor for tensor in graph.initializer}
+    readers = [node for node in graph.node if image.name in node.input]
+    quantize_input = readers[0] if len(readers) == 1 and readers[0].op_type == "QuantizeLinear" else None
+    if quantize_input is None or not _in_byte_steps(quantize_input, initializers):
+        raise ValueError(f"the model's input {image.name!r} is not quantized to bytes in steps of 1/255 "
+                         "(models.quantize.quantize_float_in makes such a model)")
+    quantized_image = quantize_input.output[0]
+    dequantized = [node.output[0] for node in graph.node if quantized_image in node.input]
+    convolutions = [node for node in graph.node if set(dequantized) & set(node.input)]
+    if not convolutions or any(node.op_type != "Conv" for node in convolutions):
+        raise ValueError("the input does not go straight into convolutions")
+    weight_readers = {node.output[0]: node for node in graph.node if node.op_type == "DequantizeLinear"}
+    for convolution in convolutions:
+        weights = initializers[weight_readers[convolution.input[1]].input[0]]
+        weights.CopyFrom(numpy_helper.from_array(numpy_helper.to_array(weights)[:, ::-1].copy(), weights.name))
+    position = list(graph.node).index(quantize_input)
+    graph.node.remove(quantize_input)
+    graph.node.insert(position, helper.make_node("Transpose", [image.name], [quantized_image],
+                                                 perm=[0, 3, 1, 2], name="bgr_bytes_to_channels_first"))
+    tensor = image.type.tensor_type
+    batch, channels, height, width = [(d.dim_param or d.dim_value) for d in tensor.shape.dim]
+    tensor.elem_type = TensorProto.UINT8
+    for dimension, value in zip(tensor.shape.dim, (batch, height, width, channels)):
+        dimension.Clear()
+        if isinstance(value, str):
+            dimension.dim_param = value
+        else:
+            dimension.dim_value = value
+
+
+def _in_byte_steps(quantize_input, initializers: dict) -> bool:
+    from onnx import numpy_helper
+
+    names = quantize_input.input[1:3]
+    if len(names) != 2 or not all(name in initializers for name in names):
+        return False
+    scale, zero_point = (numpy_helper.to_array(initializers[name]) for name in names)
+    return zero_point.dtype == np.uint8 and int(zero_point) == 0 and bool(np.isclose(scale, 1 / 255, rtol=1e-6))
 
 
 def agreement(game: str, float_model: Path, quantized: Path, scenes: int = 10, seed: int = 20261203) -> float:

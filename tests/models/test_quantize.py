@@ -10,7 +10,16 @@ import numpy as np
 import onnx
 import pytest
 
-from models.quantize import QUANTIZED_KEY, agreement, float_model_path, quantize
+from models.quantize import (
+    BYTES_INPUT,
+    INPUT_KEY,
+    QUANTIZED_KEY,
+    agreement,
+    float_model_path,
+    quantize,
+    quantize_float_in,
+    take_bytes,
+)
 from models.synth.scene import render_scene
 from vision.crops import CropExtractor
 from vision.detector import TEMPERATURE_KEY, PointClassifier, default_model_path
@@ -35,7 +44,10 @@ def test_the_shipped_model_is_the_8_bit_one_of_its_float_model(game):
     made, kept = _metadata(shipped), _metadata(float_model)
     assert float_model.name in made[QUANTIZED_KEY]
     assert {key: made[key] for key in kept} == kept  # classes, input size, temperature
+    assert made[INPUT_KEY] == BYTES_INPUT
     eight_bit, full = PointClassifier(game), PointClassifier(game, float_model)
+    assert eight_bit.takes_bytes and not full.takes_bytes
+    assert eight_bit.session.get_inputs()[0].shape[3] == 3  # N × S × S × 3, channels last
     assert eight_bit.classes == full.classes and eight_bit.size == full.size
     assert eight_bit.temperature == full.temperature and eight_bit.has_embedding
     assert agreement(game, float_model, shipped, scenes=2) >= 0.985
@@ -61,10 +73,31 @@ def test_quantizing_keeps_what_the_station_reads_and_the_answers(tmp_path):
     assert "2 rendered training photos" in metadata[QUANTIZED_KEY]
     assert metadata[TEMPERATURE_KEY] == _metadata(float_model_path("cotoan"))[TEMPERATURE_KEY]
     made = PointClassifier("cotoan", target)
-    assert made.has_embedding and made.classes == PointClassifier("cotoan").classes
+    assert made.has_embedding and made.takes_bytes and made.classes == PointClassifier("cotoan").classes
     # Two photos set coarser ranges than the shipped model's hundred; still nearly every crop
     # reads as the float model reads it.
     assert agreement("cotoan", float_model_path("cotoan"), target, scenes=2) >= 0.97
+
+
+def test_taking_the_bytes_changes_no_answer(tmp_path):
+    float_in, taking_bytes = tmp_path / "float-in.onnx", tmp_path / "bytes.onnx"
+    quantize_float_in("cotoan", float_model_path("cotoan"), float_in, scenes=1)
+    model = onnx.load(str(float_in))
+    take_bytes(model)
+    onnx.save(model, str(taking_bytes))
+    before, after = PointClassifier("cotoan", float_in), PointClassifier("cotoan", taking_bytes)
+    assert not before.takes_bytes and after.takes_bytes
+    scene = render_scene("cotoan", random.Random(8), split="test", hands=True)
+    crops = CropExtractor(scene.calibration, before.size).extract(scene.image).images
+    # Blue and red told apart: a crop whose channels were taken in the wrong order reads otherwise.
+    for was, now in zip(before.probabilities_and_embeddings(crops), after.probabilities_and_embeddings(crops)):
+        np.testing.assert_array_equal(was, now)
+    assert not np.array_equal(after(crops), after(np.ascontiguousarray(crops[..., ::-1])))
+
+
+def test_only_an_input_in_byte_steps_is_taken_as_bytes():
+    with pytest.raises(ValueError, match="not quantized to bytes in steps of 1/255"):
+        take_bytes(onnx.load(str(float_model_path("cotoan"))))
 
 
 def test_the_float_model_is_never_overwritten(tmp_path):

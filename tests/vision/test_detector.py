@@ -86,6 +86,21 @@ def test_reading_four_quarter_turns_does_not_care_which_way_a_piece_faces(classi
     assert np.allclose(classifier(crops.images, quarter_turns=True), classifier(turned, quarter_turns=True), atol=1e-5)
 
 
+def test_a_batch_cut_into_parts_reads_as_one_run_reads_it(classifier, start_scene):
+    # The station spreads a frame's crops over its CPUs, one session a part (PointClassifier).
+    assert len(classifier.sessions) == 2
+    alone = PointClassifier("xiangqi", threads=1)
+    crops = Detector("xiangqi", start_scene.calibration, classifier=classifier).extractor.extract(start_scene.image)
+    np.testing.assert_array_equal(classifier(crops.images), alone(crops.images))
+    for parts, whole in zip(classifier.probabilities_and_embeddings(crops.images),
+                            alone.probabilities_and_embeddings(crops.images)):
+        np.testing.assert_array_equal(parts, whole)
+    few = crops.images[:3]  # too few to be worth cutting
+    np.testing.assert_array_equal(classifier(few), alone(few))
+    with pytest.raises(ValueError, match="at least one thread"):
+        PointClassifier("xiangqi", threads=0)
+
+
 def test_a_temperature_in_the_metadata_softens_every_answer_and_keeps_each_best(tmp_path, classifier, start_scene):
     from models.calibrate_temperature import set_temperature
 
