@@ -30,8 +30,10 @@ letterboxed frame, and the saving comes from not running a detection neck and he
 The peer runs in float, as exported; an 8-bit peer would gain too, so the like-for-like
 architecture ratio is the float row's against the peer's (both medians are printed).
 
-All run with onnxruntime on the CPU, 2 intra-op threads that do not spin between runs; on a
-machine with more than 2 CPUs the process is pinned to 2 of them. The peer's ONNX (about 10 MB,
+All run with onnxruntime on the CPU, on 2 threads that do not spin between runs: ours as two
+single-threaded sessions, a part of the batch each; the one-run baseline and the peer as one
+session of 2 intra-op threads. On a machine with more than 2 CPUs the process is pinned to 2
+of them. The peer's ONNX (about 10 MB,
 never shipped) is made once with the training environment: ``make detector-onnx``; without it
 the peer is skipped, saying so, and ours is still timed.
 """
@@ -201,7 +203,8 @@ def main() -> None:
     import onnxruntime
 
     print(f"load average at start: {os.getloadavg()[0]:.1f}")
-    print(f"CPUs used: {len(cores)} {cores}; onnxruntime {onnxruntime.__version__}, {THREADS} intra-op threads")
+    print(f"CPUs used: {len(cores)} {cores}; onnxruntime {onnxruntime.__version__}; ours: {THREADS} single-threaded "
+          f"sessions, a part of the batch each; one run and the peer: {THREADS} intra-op threads")
     print("peer: YOLO11n-detect at 640 px, UNTRAINED weights (timing only: the architecture's cost; "
           "it recognises nothing)")
     rows = []

@@ -183,7 +183,7 @@ def take_bytes(model) -> None:
     tensor = image.type.tensor_type
     batch, channels, height, width = [(d.dim_param or d.dim_value) for d in tensor.shape.dim]
     tensor.elem_type = TensorProto.UINT8
-    for dimension, value in zip(tensor.shape.dim, (batch, height, width, channels)):
+    for dimension, value in zip(tensor.shape.dim, (batch, height, width, channels), strict=True):
         dimension.Clear()
         if isinstance(value, str):
             dimension.dim_param = value

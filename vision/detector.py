@@ -184,7 +184,7 @@ class PointClassifier:
             return self._run_part(self.session, outputs, crops)
         parts = np.array_split(crops, count)
         pending = [self._pool.submit(self._run_part, session, outputs, part)
-                   for session, part in zip(self.sessions[1:], parts[:-1])]
+                   for session, part in zip(self.sessions[1:count], parts[:-1], strict=True)]
         last = self._run_part(self.sessions[0], outputs, parts[-1])
         answers = [future.result() for future in pending] + [last]
         return [np.concatenate([answer[index] for answer in answers]) for index in range(len(outputs))]

@@ -90,7 +90,8 @@ def test_taking_the_bytes_changes_no_answer(tmp_path):
     scene = render_scene("cotoan", random.Random(8), split="test", hands=True)
     crops = CropExtractor(scene.calibration, before.size).extract(scene.image).images
     # Blue and red told apart: a crop whose channels were taken in the wrong order reads otherwise.
-    for was, now in zip(before.probabilities_and_embeddings(crops), after.probabilities_and_embeddings(crops)):
+    answers = zip(before.probabilities_and_embeddings(crops), after.probabilities_and_embeddings(crops), strict=True)
+    for was, now in answers:
         np.testing.assert_array_equal(was, now)
     assert not np.array_equal(after(crops), after(np.ascontiguousarray(crops[..., ::-1])))
 

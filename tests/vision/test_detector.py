@@ -93,7 +93,7 @@ def test_a_batch_cut_into_parts_reads_as_one_run_reads_it(classifier, start_scen
     crops = Detector("xiangqi", start_scene.calibration, classifier=classifier).extractor.extract(start_scene.image)
     np.testing.assert_array_equal(classifier(crops.images), alone(crops.images))
     for parts, whole in zip(classifier.probabilities_and_embeddings(crops.images),
-                            alone.probabilities_and_embeddings(crops.images)):
+                            alone.probabilities_and_embeddings(crops.images), strict=True):
         np.testing.assert_array_equal(parts, whole)
     few = crops.images[:3]  # too few to be worth cutting
     np.testing.assert_array_equal(classifier(few), alone(few))
