@@ -40,6 +40,7 @@ from games import Point
 from vision.classes import EMPTY, OCCLUDED, SIDES, appearance
 from vision.crops import CROP_SPAN_RADII, CropExtractor
 from vision.detector import PointClassifier
+from vision.parts import STATION_CPUS, Parts
 
 VERSION = 1
 # Profile JSON key naming the adaptation file, relative to the profile.
@@ -92,6 +93,11 @@ SEARCH_PX = 16.0
 FACE_CROP_SIZE = 96
 FACE_SPAN_RADII = CROP_SPAN_RADII * FACE_CROP_SIZE / 64
 COARSE_STEP_PX, FINE_STEP_PX = 3.0, 1.0
+
+
+# A crop's matching takes about 2 ms; a part of fewer than four is not worth another thread.
+MIN_CROPS_A_PART = 4
+_TEMPLATE_PARTS = Parts(STATION_CPUS, "templates")
 
 
 def _grid(half: float, step: float) -> np.ndarray:
@@ -170,7 +176,13 @@ class GlyphTemplates:
         return CropExtractor(calibration, FACE_CROP_SIZE, FACE_SPAN_RADII)
 
     def scores(self, crops: np.ndarray) -> np.ndarray:
-        """N × M: each crop's best normalised correlation with each template."""
+        """N × M: each crop's best normalised correlation with each template, the crops in
+        parts at once on the station's CPUs (`vision.parts`)."""
+        if not len(crops):
+            return np.empty((0, len(self.labels)))
+        return np.concatenate(_TEMPLATE_PARTS.run(self._scores, crops, smallest=MIN_CROPS_A_PART))
+
+    def _scores(self, slot: int, crops: np.ndarray) -> np.ndarray:
         out = np.empty((len(crops), len(self.labels)))
         conj = np.conj(self.spectra)
         centre = (self.size - 1) / 2

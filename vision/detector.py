@@ -9,7 +9,6 @@ and an `occluded` flag (a hand or arm hides the point; its probabilities then sa
 from __future__ import annotations
 
 import json
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,6 +20,7 @@ from calibration import Calibration
 from games import Point
 from vision.classes import OCCLUDED, classes, fen_letter
 from vision.crops import CropExtractor
+from vision.parts import STATION_CPUS, Parts
 from vision.position import likeliest_placement
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 OCCLUSION_THRESHOLD = 0.5
 EMBEDDING_OUTPUT = "embedding"  # the second output `models.add_embedding_output` adds
 TEMPERATURE_KEY = "temperature"  # in the model's metadata; absent: 1
-MIN_CROPS_A_PART = 8
+MIN_CROPS_A_PART = 8  # below about eight crops a part, handing one to another thread costs more than it saves
 
 
 class ModelNotFoundError(ValueError):
@@ -126,16 +126,13 @@ class PointClassifier:
     a Cờ Tư Lệnh frame's 132 crops the parts took about a sixth less time (README, "Measured").
     """
 
-    def __init__(self, game: str, model_path: Path | None = None, threads: int = 2) -> None:
+    def __init__(self, game: str, model_path: Path | None = None, threads: int = STATION_CPUS) -> None:
         path = Path(model_path) if model_path else default_model_path(game)
         if not path.is_file():
             raise ModelNotFoundError(f"no point classifier for {game!r} at {path}")
-        if threads < 1:
-            raise ValueError(f"a classifier needs at least one thread, not {threads}")
+        self.parts = Parts(threads, f"{game}-crops")
         self.sessions = [cpu_session(path, 1) for _ in range(threads)]
         self.session = self.sessions[0]
-        # The caller's thread runs the last part itself; the pool runs the others.
-        self._pool = ThreadPoolExecutor(threads - 1, thread_name_prefix=f"{game}-crops") if threads > 1 else None
         self.input_name = self.session.get_inputs()[0].name
         outputs = [output.name for output in self.session.get_outputs()]
         self.probabilities_name = outputs[0]
@@ -178,20 +175,14 @@ class PointClassifier:
 
     def _run(self, outputs: list[str], crops: np.ndarray) -> list[np.ndarray]:
         """The model's `outputs` for a batch of BGR crops, its parts run at once."""
-        # Below about eight crops a part, handing one to another thread costs more than it saves.
-        count = max(1, min(len(self.sessions), len(crops) // MIN_CROPS_A_PART))
-        if count == 1:
-            return self._run_part(self.session, outputs, crops)
-        parts = np.array_split(crops, count)
-        pending = [self._pool.submit(self._run_part, session, outputs, part)
-                   for session, part in zip(self.sessions[1:count], parts[:-1], strict=True)]
-        last = self._run_part(self.sessions[0], outputs, parts[-1])
-        answers = [future.result() for future in pending] + [last]
-        return [np.concatenate([answer[index] for answer in answers]) for index in range(len(outputs))]
+        def run_part(slot: int, part: np.ndarray) -> list[np.ndarray]:
+            batch = np.ascontiguousarray(part) if self.takes_bytes else _batch(part)
+            return self.sessions[slot].run(outputs, {self.input_name: batch})
 
-    def _run_part(self, session, outputs: list[str], crops: np.ndarray) -> list[np.ndarray]:
-        batch = np.ascontiguousarray(crops) if self.takes_bytes else _batch(crops)
-        return session.run(outputs, {self.input_name: batch})
+        answers = self.parts.run(run_part, crops, smallest=MIN_CROPS_A_PART)
+        if len(answers) == 1:
+            return answers[0]
+        return [np.concatenate([answer[index] for answer in answers]) for index in range(len(outputs))]
 
     def _softened(self, probabilities: np.ndarray) -> np.ndarray:
         if self.temperature == 1.0:

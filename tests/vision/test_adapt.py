@@ -150,6 +150,15 @@ def test_adaptation_reads_a_later_photo_of_the_set_at_least_as_well(weak_classif
     np.testing.assert_allclose(tuned.probabilities.sum(axis=1), 1.0, atol=1e-6)
 
 
+def test_glyph_templates_match_a_frames_crops_in_parts_as_in_one_pass(user_set, adapted):
+    templates = adapted.adaptation.templates
+    faces = templates.extractor(user_set.calibration).extract(user_set.start()).images
+    in_parts = templates.scores(faces)
+    assert in_parts.shape == (len(faces), len(templates.labels))
+    np.testing.assert_array_equal(in_parts, templates._scores(0, faces))
+    assert templates.scores(faces[:0]).shape == (0, len(templates.labels))
+
+
 def test_adaptation_file_round_trip_and_profile(tmp_path, adapted, classifier):
     from calibration.profile import save
 
