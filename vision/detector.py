@@ -122,8 +122,8 @@ class PointClassifier:
 
     A batch of crops is spread over `threads` CPUs by cutting it into as many parts, each run
     at once by its own single-threaded session. One session with two threads splits every layer
-    between them instead, and the deep layers (4 × 4 and 2 × 2 pixels a crop) split poorly: on
-    a Cờ Tư Lệnh frame's 132 crops the parts took about a sixth less time (README, "Measured").
+    between them instead, and the deep layers (4 × 4 and 2 × 2 pixels a crop) split poorly: one
+    such run took about 1.4 times as long as the parts on the same frames (README, "Measured").
     """
 
     def __init__(self, game: str, model_path: Path | None = None, threads: int = STATION_CPUS) -> None:
