@@ -1,12 +1,13 @@
-"""Make the shipped point classifier an 8-bit one: the same network in about three quarters of the time.
+"""Make the shipped point classifier an 8-bit one: the same network in about two thirds of the time.
 
 The station reads a frame's 90–132 crops in one batch, and that batch is 85–90 % of a frame's
 cost (the rest is cutting the crops). Storing the weights as 8-bit integers (per output channel)
 and computing on 8-bit activations lets onnxruntime run the convolutions with integer
-instructions; the model also shrinks from 6.2 to 1.9 MB. Nothing else changes: the classes, the
-input size, the temperature and the `embedding` output that adapting to a user's set reads are
-all kept, and the head (pooling, last layer, softmax) stays in float, so the probabilities and
-features come out as finely as before (`vision.detector.PointClassifier` reads the file as before).
+instructions; the model also shrinks from 6.2 to 1.9 MB. The classes, the input size, the
+temperature and the `embedding` output that adapting to a user's set reads are all kept, and
+the head (pooling, last layer, softmax) stays in float, so the probabilities and features come
+out as finely as before. What changes is the input: the 8-bit model takes the crops' BGR bytes
+as OpenCV cuts them (`take_bytes`), and `vision.detector.PointClassifier` feeds them so.
 
 Each activation's 8-bit range is fixed once, from the crops of rendered photos of the *training*
 split (never the held-out one `models.evaluate` scores), a third of them with hands over the

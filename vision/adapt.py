@@ -180,9 +180,10 @@ class GlyphTemplates:
         parts at once on the station's CPUs (`vision.parts`)."""
         if not len(crops):
             return np.empty((0, len(self.labels)))
-        return np.concatenate(_TEMPLATE_PARTS.run(self._scores, crops, smallest=MIN_CROPS_A_PART))
+        parts = _TEMPLATE_PARTS.run(lambda _slot, part: self._scores(part), crops, smallest=MIN_CROPS_A_PART)
+        return np.concatenate(parts)
 
-    def _scores(self, slot: int, crops: np.ndarray) -> np.ndarray:
+    def _scores(self, crops: np.ndarray) -> np.ndarray:
         out = np.empty((len(crops), len(self.labels)))
         conj = np.conj(self.spectra)
         centre = (self.size - 1) / 2

@@ -155,7 +155,7 @@ def test_glyph_templates_match_a_frames_crops_in_parts_as_in_one_pass(user_set, 
     faces = templates.extractor(user_set.calibration).extract(user_set.start()).images
     in_parts = templates.scores(faces)
     assert in_parts.shape == (len(faces), len(templates.labels))
-    np.testing.assert_array_equal(in_parts, templates._scores(0, faces))
+    np.testing.assert_array_equal(in_parts, templates._scores(faces))
     assert templates.scores(faces[:0]).shape == (0, len(templates.labels))
 
 
