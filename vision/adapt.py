@@ -178,8 +178,6 @@ class GlyphTemplates:
     def scores(self, crops: np.ndarray) -> np.ndarray:
         """N × M: each crop's best normalised correlation with each template, the crops in
         parts at once on the station's CPUs (`vision.parts`)."""
-        if not len(crops):
-            return np.empty((0, len(self.labels)))
         parts = _TEMPLATE_PARTS.run(lambda _slot, part: self._scores(part), crops, smallest=MIN_CROPS_A_PART)
         return np.concatenate(parts)
 

@@ -99,7 +99,7 @@ class Observation:
         return out
 
 
-def cpu_session(path: Path, threads: int = 2):
+def cpu_session(path: Path, threads: int = STATION_CPUS):
     """An onnxruntime session on the CPU as the station runs its models: `threads` intra-op
     threads that do not spin between runs."""
     import onnxruntime as ort
