@@ -52,6 +52,7 @@ class Calibration:
     piece_radius_ratio: float = DEFAULT_RADIUS_RATIO  # piece radius as a fraction of the point spacing
     confidence: float | None = None  # how well an automatically found grid matched (method "grid")
     _pose: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(default=None, repr=False)
+    _plane: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)  # see `pose`
 
     # ------------------------------------------------------------------ making one
     @classmethod
@@ -165,31 +166,43 @@ class Calibration:
         return float(np.median(plausible)) if plausible else default
 
     def pose(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Camera matrix K, rotation R and translation t with image ~ K (R X + t) for sheet X (mm)."""
+        """Camera matrix K, rotation R and translation t with image ~ K (R X + t) for sheet X (mm).
+
+        R is the nearest rotation to what the homography and the focal length imply; where the
+        focal length is only a guess they do not quite agree, so `project` keeps the board plane
+        exactly the homography's and uses the pose only for the direction of "up".
+        """
         if self._pose is None:
             width, height = self.image_size
             f = self.focal_length_px()
             k = np.array([[f, 0, width / 2], [0, f, height / 2], [0, 0, 1]], dtype=np.float64)
             b = np.linalg.inv(k) @ self.homography
-            scale = 1.0 / np.linalg.norm(b[:, 0])
+            # The sheet's axes are unit vectors: one scale for both, their geometric mean.
+            scale = 1.0 / math.sqrt(np.linalg.norm(b[:, 0]) * np.linalg.norm(b[:, 1]))
             if b[2, 2] * scale < 0:  # the board lies in front of the camera
                 scale = -scale
             r1, r2, t = b[:, 0] * scale, b[:, 1] * scale, b[:, 2] * scale
+            r1 = r1 / np.linalg.norm(r1)
             r2 = r2 - r1 * np.dot(r1, r2)
             r2 /= np.linalg.norm(r2)
             rotation = np.column_stack([r1, r2, np.cross(r1, r2)])
             self._pose = (k, rotation, t)
+            self._plane = (k @ b * scale, k @ rotation[:, 2])
         return self._pose
 
     def project(self, sheet_xyz: np.ndarray) -> np.ndarray:
-        """Project sheet points with a height (mm above the board) into the image."""
+        """Project sheet points with a height (mm above the board) into the image.
+
+        At height 0 this is the homography itself, whatever the focal length; a height moves the
+        point along the board's normal, towards the camera.
+        """
         k, rotation, t = self.pose()
-        points = np.asarray(sheet_xyz, dtype=np.float64).reshape(-1, 3).copy()
+        on_board, up = self._plane
+        points = np.asarray(sheet_xyz, dtype=np.float64).reshape(-1, 3)
         camera = -rotation.T @ t
         # "Above the board" is the camera's side of the sheet plane.
-        points[:, 2] *= math.copysign(1.0, camera[2])
-        cam = (rotation @ points.T).T + t
-        px = (k @ cam.T).T
+        heights = points[:, 2] * math.copysign(1.0, camera[2])
+        px = (on_board @ np.column_stack([points[:, :2], np.ones(len(points))]).T).T + heights[:, None] * up
         return px[:, :2] / px[:, 2:3]
 
     def viewing_angle_deg(self) -> float:

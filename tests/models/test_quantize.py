@@ -53,6 +53,19 @@ def test_the_shipped_model_is_the_8_bit_one_of_its_float_model(game):
     assert agreement(game, float_model, shipped, scenes=2) >= 0.985
 
 
+def _widest_weight(path) -> int:
+    model = onnx.load(str(path))
+    return max(int(np.abs(onnx.numpy_helper.to_array(t).astype(np.int32)).max())
+               for t in model.graph.initializer if t.data_type == onnx.TensorProto.INT8)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_shipped_weights_cannot_overflow_a_cpu_without_vnni(game):
+    """A byte times a weight, two summed, must fit in 16 bits (255 × 64 × 2 = 32,640), or CPUs
+    with AVX2 alone saturate the sum and read otherwise than the rest."""
+    assert _widest_weight(default_model_path(game)) <= 64
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_the_probabilities_and_features_still_come_out_in_float(game):
     classifier = PointClassifier(game)
@@ -72,6 +85,7 @@ def test_quantizing_keeps_what_the_station_reads_and_the_answers(tmp_path):
     metadata = _metadata(target)
     assert "2 rendered training photos" in metadata[QUANTIZED_KEY]
     assert metadata[TEMPERATURE_KEY] == _metadata(float_model_path("cotoan"))[TEMPERATURE_KEY]
+    assert _widest_weight(target) <= 64
     made = PointClassifier("cotoan", target)
     assert made.has_embedding and made.takes_bytes and made.classes == PointClassifier("cotoan").classes
     # Two photos set coarser ranges than the shipped model's hundred; still nearly every crop
