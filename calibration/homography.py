@@ -3,8 +3,8 @@
 A `Calibration` holds the homography from the sheet (millimetres, see `layout`) to image
 pixels. It is made from four clicked corner points or from the printed ArUco markers, and
 it knows the camera pose well enough to correct for the height of thick pieces: pieces are
-read at their **top face**, whose centre is the board point lifted by the piece height and
-projected with the pose recovered from the homography (see `project`).
+read at their **top face**, whose centre is the board point lifted by the piece height along the
+board's normal, as the pose recovered from the homography sees it (see `project`).
 
 >>> import games, numpy as np
 >>> layout = BoardLayout.for_game(games.get("xiangqi"))
