@@ -168,9 +168,9 @@ class Calibration:
     def pose(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Camera matrix K, rotation R and translation t with image ~ K (R X + t) for sheet X (mm).
 
-        R is the nearest rotation to what the homography and the focal length imply; where the
-        focal length is only a guess they do not quite agree, so `project` keeps the board plane
-        exactly the homography's and uses the pose only for the direction of "up".
+        R is squared up from the sheet axes the homography and the focal length imply; where the
+        focal length is only a guess those axes are not quite square, so `project` keeps the board
+        plane exactly the homography's and uses the pose only for the direction of "up".
         """
         if self._pose is None:
             width, height = self.image_size

@@ -9,8 +9,8 @@ the head (pooling, last layer, softmax) stays in float, so the probabilities and
 out as finely as before. What changes is the input: the 8-bit model takes the crops' BGR bytes
 as OpenCV cuts them (`take_bytes`), and `vision.detector.PointClassifier` feeds them so.
 
-The weights use 7 of their 8 bits (`reduce_range`). On x86 CPUs without VNNI (AVX2 alone: most
-laptops before 2019, AMD before Zen 4) onnxruntime multiplies bytes by weights in pairs summed into
+The weights use 7 of their 8 bits (`reduce_range`). On x86 CPUs without VNNI (AVX2 alone: Intel
+before Ice Lake, AMD before Zen 4) onnxruntime multiplies bytes by weights in pairs summed into
 16 bits, which overflow with full-range weights (255 × 127 × 2 > 32,767) and saturate: the answers
 then depend on the CPU. On such a CPU (an AMD EPYC with AVX2 alone, 2026-12-03) the full-range
 models gave the float model's best class on only 99.11 / 98.56 / 97.78 % of held-out crops
