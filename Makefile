@@ -30,7 +30,8 @@ train-env: $(TRAIN_STAMP)
 
 test: $(STAMP) $(TRAIN_STAMP)
 	.ci/apt-packages.sh chromium chromium-driver postgresql redis-server \
-		fonts-arphic-ukai fonts-arphic-uming fonts-wqy-zenhei fonts-dejavu-core fonts-dejavu-extra fonts-liberation
+		fonts-arphic-ukai fonts-arphic-uming fonts-wqy-zenhei fonts-wqy-microhei \
+		fonts-cwtex-heib fonts-cwtex-yen fonts-cwtex-kai fonts-cwtex-ming fonts-cwtex-fs fonts-dejavu-core fonts-dejavu-extra fonts-liberation
 	$(BIN)/ruff check .
 	BANCO_TEST_REQUIRE_SERVICES=1 BANCO_TRAIN_PYTHON="$(abspath $(TRAIN_VENV))/bin/python" \
 		BANCO_TEST_POSTGRES_URL="$$(.ci/postgres.sh)" $(BIN)/python -m pytest -q -n 2 --dist loadfile

@@ -4,9 +4,10 @@ Each call draws one piece seen from straight above, as an RGBA sprite, with a ra
 material, rim, glyph style, ink colour and rotation, for all three games: Xiangqi glyphs,
 Cờ Tư Lệnh designs (the rulebook's drawings, their symbols on plain discs, or printed
 letters) and Cờ Toán's numbered discs. Fonts come from Debian packages (fonts-arphic-ukai
-for the brush "kai" style, fonts-arphic-uming for the "ming" style, fonts-wqy-zenhei for a
-plain sans, fonts-dejavu-core/-extra and fonts-liberation for Latin letters and digits);
-none is downloaded.
+and fonts-cwtex-kai for the brush "kai" style, fonts-arphic-uming and fonts-cwtex-ming for the
+"ming" style, fonts-cwtex-heib, -yen and -fs and fonts-wqy-microhei for plainer faces,
+fonts-wqy-zenhei for the held-out sans, fonts-dejavu-core/-extra and fonts-liberation for Latin
+letters and digits); none is downloaded.
 
 >>> sprite = render_piece("blue_tank", 48, random.Random(1))
 >>> sprite.size, sprite.mode
@@ -37,20 +38,39 @@ XIANGQI_GLYPHS = {
     "red_soldier": "兵", "black_soldier": "卒",
 }
 
-# Training sees the two traditional styles (kai brush, ming); the held-out test set is drawn
-# with a font and a wood texture that training never sees.
+# Training sees the two traditional styles (kai brush, ming) in Arphic's faces and cwTeX's, with
+# cwTeX's bold hei, round yen and fangsong and WenQuanYi's Micro Hei for sets printed in plainer
+# faces; the held-out test set is drawn with a font (WenQuanYi Zen Hei) and a wood texture that
+# training never sees. cwTeX's Big5 faces lack the simplified forms and 俥: a glyph a face lacks
+# is drawn in another face that has it.
 FONT_FILES = {
     "train": (("/usr/share/fonts/truetype/arphic/ukai.ttc", (0, 1, 2, 3)),
-              ("/usr/share/fonts/truetype/arphic/uming.ttc", (0, 1, 2, 3))),
+              ("/usr/share/fonts/truetype/arphic/uming.ttc", (0, 1, 2, 3)),
+              ("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc", (0,)),
+              ("/usr/share/fonts/truetype/cwtex/cwheib.ttf", (0,)),
+              ("/usr/share/fonts/truetype/cwtex/cwyen.ttf", (0,)),
+              ("/usr/share/fonts/truetype/cwtex/cwkai.ttf", (0,)),
+              ("/usr/share/fonts/truetype/cwtex/cwming.ttf", (0,)),
+              ("/usr/share/fonts/truetype/cwtex/cwfs.ttf", (0,))),
     "test": (("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc", (0, 1)),),
 }
+# The Debian packages of the faces above, for messages and the install step.
+FONT_PACKAGES = ("fonts-arphic-ukai", "fonts-arphic-uming", "fonts-wqy-microhei", "fonts-cwtex-heib",
+                 "fonts-cwtex-yen", "fonts-cwtex-kai", "fonts-cwtex-ming", "fonts-cwtex-fs", "fonts-wqy-zenhei")
 
 
 def available_fonts(split: str = "train") -> list[tuple[str, int]]:
     fonts = [(path, index) for path, indices in FONT_FILES[split] if os.path.exists(path) for index in indices]
     if not fonts:
-        raise RuntimeError("no CJK font found: install fonts-arphic-ukai, fonts-arphic-uming or fonts-wqy-zenhei")
+        raise RuntimeError(f"no CJK font found: install the Debian packages {', '.join(FONT_PACKAGES)}")
     return fonts
+
+
+@functools.cache
+def has_glyph(path: str, index: int, char: str) -> bool:
+    """Whether the face draws `char` itself, not its box for a missing glyph."""
+    font = _font(path, index, 48)
+    return not np.array_equal(np.array(glyph_mask(char, font, 64)), np.array(glyph_mask("\U0010FFFD", font, 64)))
 
 
 @functools.lru_cache(maxsize=64)
@@ -145,6 +165,12 @@ def _xiangqi_piece(label: str, diameter: int, rng: random.Random, glyphs: dict[s
     # The glyph, rotated as the piece happens to lie.
     path, index = rng.choice(available_fonts(split))
     char = rng.choice(glyphs[label])
+    if not has_glyph(path, index, char):
+        faces = [face for face in available_fonts(split) if has_glyph(*face, char)]
+        if not faces:
+            packages = ", ".join(FONT_PACKAGES)
+            raise RuntimeError(f"no installed font draws {char}: install the Debian packages {packages}")
+        path, index = rng.choice(faces)
     font = _font(path, index, int(size * rng.uniform(0.48, 0.66)))
     glyph = glyph_mask(char, font, size, stroke=int(size * rng.uniform(0.0, 0.02)))
     if split == "train":

@@ -110,6 +110,32 @@ def test_the_test_split_draws_only_held_out_fonts(monkeypatch):
     assert used and not set(used) & train_fonts
 
 
+def test_a_face_without_a_glyph_is_never_asked_to_draw_it(monkeypatch):
+    cwtex_kai = ("/usr/share/fonts/truetype/cwtex/cwkai.ttf", 0)
+    # cwTeX's Big5 faces have the traditional 車 but not the simplified 车.
+    assert pieces.has_glyph(*cwtex_kai, "車") and not pieces.has_glyph(*cwtex_kai, "车")
+    glyphs = set("".join(pieces.XIANGQI_GLYPHS.values()))
+    for face in pieces.available_fonts("train"):  # asked (and remembered) before the spy looks
+        for char in glyphs:
+            pieces.has_glyph(*face, char)
+    drawn = []
+    real_mask = pieces.glyph_mask
+
+    def spy(char, font, size, stroke=0):
+        drawn.append((font.path, font.index, char))
+        return real_mask(char, font, size, stroke)
+
+    monkeypatch.setattr(pieces, "glyph_mask", spy)
+    rng = random.Random(3)
+    for label in pieces.XIANGQI_GLYPHS:
+        for _ in range(40):
+            render_piece(label, 24, rng)
+    assert {(path, index) for path, index, _ in drawn} == set(pieces.available_fonts("train"))
+    assert {char for *_, char in drawn} == glyphs
+    assert all(pieces.has_glyph(*face) for face in drawn)
+    assert cwtex_kai + ("車",) in drawn and cwtex_kai + ("车",) not in drawn
+
+
 @pytest.mark.parametrize("label", ["red_king", "green_5", "white_10", "blue_horse", ""])
 def test_unknown_labels_are_value_errors(label):
     with pytest.raises(ValueError, match="no renderer"):
