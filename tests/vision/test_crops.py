@@ -53,15 +53,14 @@ def test_the_crops_are_squares_of_the_warped_top_view(scene):
 
 def test_a_piece_fills_the_middle_of_its_crop_and_an_empty_point_does_not(scene):
     crops = CropExtractor(scene.calibration).extract(scene.image)
-
-    def centre_spread(image):
-        middle = image[24:40, 24:40].astype(float)
-        return middle.std()
-
-    occupied = [centre_spread(img) for p, img in zip(crops.points, crops.images, strict=True) if p in scene.pieces]
-    empty = [centre_spread(img) for p, img in zip(crops.points, crops.images, strict=True) if p not in scene.pieces]
-    # Glyph strokes in the middle of a piece make its centre busier than bare board.
-    assert np.median(occupied) > 1.5 * np.median(empty)
+    middles = crops.images[:, 24:40, 24:40].astype(float)
+    occupied = np.array([p in scene.pieces for p in crops.points])
+    # A bare point looks like the other bare points (lines crossing on the board); a disc over it
+    # does not. Measured against bare board, not as busyness: faint glyphs on small pieces can be
+    # less busy than the lines of a high-contrast board (1.3 × for some rendered sets).
+    bare = np.median(middles[~occupied], axis=0)
+    unlike_bare = np.abs(middles - bare).mean(axis=(1, 2, 3))
+    assert np.median(unlike_bare[occupied]) > 1.5 * np.median(unlike_bare[~occupied])
 
 
 def test_labels_match_the_position_and_hands_mark_points_occluded():
