@@ -383,7 +383,17 @@ def recognize(
     if as_json:
         typer.echo(json.dumps({"game": variant.name, "fen": fen, "points": points}))
     else:
-        unsure = [p for p in points if p["confidence"] < 0.6 or p["occluded"]]
+        height, width = frame.shape[:2]
+        unframed = set()
+        for p in points:
+            x, y = cal.piece_center_pixel(games.Point(p["file"], p["rank"]))
+            if not (0 <= x < width and 0 <= y < height):
+                unframed.add((p["file"], p["rank"]))
+        if unframed:
+            names = ", ".join(g.point_name(games.Point(*at)) for at in sorted(unframed)[:12])
+            typer.echo(f"{len(unframed)} point(s) outside the photo, not read (empty in the FEN): {names}", err=True)
+        unsure = [p for p in points if (p["confidence"] < 0.6 or p["occluded"])
+                  and (p["file"], p["rank"]) not in unframed]
         if unsure:
             names = ", ".join(g.point_name(games.Point(p["file"], p["rank"])) for p in unsure[:12])
             typer.echo(f"unsure about {len(unsure)} point(s): {names}", err=True)

@@ -9,6 +9,8 @@
   ways: each point on its own, and the whole board as the set allows (`vision.position`).
 - With ``--knocked R``: every crop cut off-centre, as from a board bumped after calibrating:
   each photo's calibration moved by up to R piece radii, each real crop pasted as far off.
+- A point outside its photo is labelled occluded, as one under a hand is: it counts as right
+  only where the detector flags it occluded too (no crop shows what stands there).
 
 Run: ``python -m models.evaluate --game xiangqi --photos 500`` (or ``--game commander``, ``cotoan``).
 """
@@ -67,7 +69,10 @@ def evaluate_photos(game: str, photos: int, seed: int, model: Path | None = None
         board_right = whole_board_right = True
         for index, point in enumerate(observation.points):
             truth = scene.labels[point]
-            guess = observation.classes[int(np.argmax(observation.probabilities[index]))]
+            # A point the detector calls occluded is not read: right only where the truth is
+            # unseen too (outside the photo; these photos have no hands).
+            guess = OCCLUDED if observation.occluded[index] else \
+                observation.classes[int(np.argmax(observation.probabilities[index]))]
             confusion[(truth, guess)] += 1
             total += 1
             right += truth == guess

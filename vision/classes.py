@@ -1,7 +1,8 @@
 """What the classifier can say about a point, per game, and how that becomes a position.
 
 Class names are ASCII (ultralytics writes them into the model). `EMPTY` and `OCCLUDED` are
-shared: occluded means a hand or an arm hides the point, which is no evidence either way.
+shared: occluded means a hand or an arm hides the point (or the photo does not frame it),
+which is no evidence either way.
 
 >>> classes("commander")[:3]
 ('empty', 'red_navy', 'red_air_force')

@@ -49,8 +49,8 @@ class CropExtractor:
         to_view = np.diag([self.px_per_mm, self.px_per_mm, 1.0]) @ np.linalg.inv(calibration.homography)
         self._to_view = to_view
         centres = []
-        for point in self.points:
-            px = np.array([calibration.piece_center_pixel(point)])
+        self.centre_pixels = np.array([calibration.piece_center_pixel(point) for point in self.points])
+        for px in self.centre_pixels:
             (cx, cy), = cv2.perspectiveTransform(px.reshape(-1, 1, 2), to_view).reshape(-1, 2)
             centres.append((cx, cy))
         half = size / 2
@@ -97,6 +97,13 @@ class CropExtractor:
         rows = (np.asarray(indices)[:, None] * size + np.arange(size)).ravel()
         crops = cv2.remap(sampled, xy[rows], fraction[rows], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         return crops.reshape(len(indices), size, size, 3)
+
+    def outside(self, frame: np.ndarray) -> np.ndarray:
+        """Per point, whether the centre of a piece's top on it lies outside `frame`: its crop is
+        the frame's edge smeared outwards, nothing of the point."""
+        height, width = frame.shape[:2]
+        x, y = self.centre_pixels[:, 0], self.centre_pixels[:, 1]
+        return (x < 0) | (y < 0) | (x >= width) | (y >= height)
 
     def extract(self, frame: np.ndarray) -> CropSet:
         _check_frame(frame)

@@ -3,7 +3,8 @@
 The runtime needs only onnxruntime and OpenCV: no torch. A frame is cut into one crop per
 board point (`vision.crops`), the crops go through the classifier in one batch, and the
 answer is an `Observation`: for every point, probabilities over {empty, each piece class}
-and an `occluded` flag (a hand or arm hides the point; its probabilities then say little).
+and an `occluded` flag (a hand or arm hides the point, or it lies outside the frame; its
+probabilities then say little).
 """
 
 from __future__ import annotations
@@ -267,6 +268,8 @@ class Detector:
             occluded = raw[:, c.occluded_index] >= OCCLUSION_THRESHOLD
         else:
             occluded = np.zeros(len(raw), bool)
+        # A point the camera does not frame is unseen, whatever its smeared crop looks like.
+        occluded |= self.extractor.outside(frame)
         probabilities = raw[:, c.order]
         probabilities = probabilities / np.clip(probabilities.sum(axis=1, keepdims=True), 1e-9, None)
         probabilities = self.adapted(probabilities, frame, embeddings=embeddings)

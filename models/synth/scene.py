@@ -31,7 +31,7 @@ from vision.classes import EMPTY, OCCLUDED, piece_classes
 class Scene:
     image: np.ndarray  # BGR
     calibration: Calibration  # the truth: sheet mm → image px, with the pieces' height
-    labels: dict[Point, str]  # class per point; OCCLUDED where a hand hides it
+    labels: dict[Point, str]  # class per point; OCCLUDED where a hand hides it or it lies outside the photo
     pieces: dict[Point, str]  # what stands on the board, hands or not (a stack's top piece)
     stacks: dict[Point, int] = field(default_factory=dict)  # discs per point where more than one
 
@@ -220,6 +220,10 @@ def render_scene(game: str, rng: random.Random, position: dict[Point, str] | Non
             y0, y1 = int(max(cy - radius_px, 0)), int(min(cy + radius_px, size[1]))
             if x1 > x0 and y1 > y0 and mask[y0:y1, x0:x1].mean() > 0.3:
                 labels[point] = OCCLUDED
+    for point in points:  # the camera does not frame it: no crop can show what stands there
+        cx, cy = truth.piece_center_pixel(point)
+        if not (0 <= cx < size[0] and 0 <= cy < size[1]):
+            labels[point] = OCCLUDED
     image = _photometric(image, rng)
     return Scene(image, truth, labels, dict(position), stacks)
 

@@ -35,7 +35,8 @@ SEED = 5
 
 
 def rendered_crops(seed: int) -> tuple[list[tuple[np.ndarray, str]], object]:
-    """(crop, class) for every point of one rendered board holding COPIES of every piece."""
+    """(crop, class) for every point of one rendered board holding COPIES of every piece, but
+    those the photo does not frame (labelled occluded; no hand is drawn)."""
     rng = random.Random(seed)
     points = list(BoardLayout.for_game(games.get(GAME)).geometry.points())
     rng.shuffle(points)
@@ -43,7 +44,8 @@ def rendered_crops(seed: int) -> tuple[list[tuple[np.ndarray, str]], object]:
                                                     strict=False)}
     scene = render_scene(GAME, rng, position=position, hands=False, max_tilt=20.0)
     crops = CropExtractor(scene.calibration, IMGSZ).extract(scene.image)
-    return [(image, scene.labels[point]) for point, image in zip(crops.points, crops.images, strict=True)], scene
+    return [(image, scene.labels[point]) for point, image in zip(crops.points, crops.images, strict=True)
+            if scene.labels[point] != OCCLUDED], scene
 
 
 def write_split(pairs: list[tuple[np.ndarray, str]], folder: Path, per_class: int) -> dict[str, int]:
@@ -116,7 +118,8 @@ def test_the_station_reads_a_frame_with_it(trained):
     observation = Detector(GAME, scene.calibration, model_path=model).observe(scene.image)
     assert observation.probabilities.shape == (90, len(classes(GAME)) - 1)
     assert observation.classes[0] == EMPTY
-    assert not observation.occluded.any()
+    # A model without an occluded class: only the points the photo does not frame are occluded.
+    assert list(observation.occluded) == [scene.labels[point] == OCCLUDED for point in observation.points]
     np.testing.assert_allclose(observation.probabilities.sum(axis=1), 1.0, atol=1e-5)
 
 

@@ -103,3 +103,16 @@ def test_a_photo_much_finer_than_the_crops_is_shrunk_by_area_before_they_are_cut
     crops = extractor.extract(photo).images
     assert abs(crops.mean() - 128) < 2 and crops.std() < 3
     assert np.array_equal(extractor.extract_some(photo, [0, 40]), crops[[0, 40]])
+
+
+def test_points_outside_the_photo_are_labelled_occluded():
+    seen_outside = 0
+    for seed in range(40):
+        scene = render_scene("xiangqi", random.Random(seed), hands=False)
+        width, height = scene.image.shape[1], scene.image.shape[0]
+        for point, label in scene.labels.items():
+            x, y = scene.calibration.piece_center_pixel(point)
+            outside = not (0 <= x < width and 0 <= y < height)
+            seen_outside += outside
+            assert (label == OCCLUDED) == outside
+    assert seen_outside  # some of these renders do not frame the whole board

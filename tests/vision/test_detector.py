@@ -225,3 +225,35 @@ def test_board_fen_is_each_games_own_placement_and_parses():
         placement = observation.board_fen(g.files, g.ranks)
         assert placement == variant.starting_fen.split(" ")[0], name
         variant.board(f"{placement} {variant.starting_fen.split(' ', 1)[1]}")
+
+
+def test_points_outside_the_frame_are_occluded_and_the_rest_read_as_before(classifier, start_scene):
+    detector = Detector("xiangqi", start_scene.calibration, classifier=classifier)
+    whole = detector.observe(start_scene.image)
+    left = np.ascontiguousarray(start_scene.image[:, :640])  # the right half of the photo cut away
+    half = detector.observe(left)
+    centres = np.array([start_scene.calibration.piece_center_pixel(p) for p in half.points])
+    outside = centres[:, 0] >= 640
+    assert 0 < outside.sum() < len(outside)
+    assert half.occluded[outside].all() and not half.occluded[~outside].any() and not whole.occluded.any()
+    # A crop wholly inside what is left is cut and read as from the whole photo.
+    radius = start_scene.calibration.piece_radius_px()
+    far_in = centres[:, 0] < 640 - 2 * radius
+    assert np.allclose(half.probabilities[far_in], whole.probabilities[far_in], atol=1e-6)
+
+
+def test_recognize_says_which_points_lie_outside_the_photo(tmp_path, start_scene):
+    from calibration.profile import save
+
+    profile = tmp_path / "profile.json"
+    save(start_scene.calibration, profile)
+    photo = tmp_path / "left.png"
+    cv2.imwrite(str(photo), start_scene.image[:, :640])
+    result = banco("recognize", str(photo), "--calibration", str(profile))
+    assert result.returncode == 0, result.stderr
+    g = games.get("xiangqi").geometry
+    outside = sorted((p.file, p.rank) for p in g.points() if start_scene.calibration.piece_center_pixel(p)[0] >= 640)
+    names = ", ".join(g.point_name(games.Point(*at)) for at in outside[:12])
+    assert f"{len(outside)} point(s) outside the photo, not read (empty in the FEN): {names}" in result.stderr
+    data = json.loads(banco("recognize", str(photo), "--calibration", str(profile), "--json").stdout.splitlines()[0])
+    assert {(p["file"], p["rank"]) for p in data["points"] if p["occluded"]} == set(outside)
