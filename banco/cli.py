@@ -419,6 +419,8 @@ def train(
         exists=True, dir_okay=False, help="a model to train on from (a float .onnx file, such as a shipped "
         "models/<game>-points.float.onnx, or a run's best.pt), "
         "at a learning rate a quarter of a fresh start's")] = None,
+    device: Annotated[str, typer.Option(help='"cpu", or a CUDA device such as "0" (checked once the crops '
+                                        "are rendered)")] = "cpu",
 ) -> None:
     """Render a crop dataset and train the point classifier (needs the training environment:
     make train-env): the float model to OUT with `.float.onnx` for `.onnx`, and its 8-bit
@@ -448,7 +450,7 @@ def train(
     float_target = float_model_beside(target)
     tuning = {"init": init, **FINE_TUNING} if init else {}
     try:
-        train_classifier(data, float_target, epochs=epochs, seed=seed, **tuning)
+        train_classifier(data, float_target, epochs=epochs, seed=seed, device=device, **tuning)
     except ValueError as error:
         fail(str(error))
     typer.echo(f"wrote {float_target}")

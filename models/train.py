@@ -35,12 +35,15 @@ def check_imgsz(imgsz: int) -> int:
 
 def train_classifier(data: Path, out: Path, epochs: int = 10, imgsz: int = 64, batch: int = 128,
                      workers: int = 2, seed: int = 0, fraction: float = 1.0, name: str = "points",
-                     hours: float | None = None, init: Path | None = None, **overrides) -> Path:
+                     hours: float | None = None, init: Path | None = None, device: str = "cpu",
+                     **overrides) -> Path:
     """Train on `data/{train,val}/<class>/` and write `out` (an .onnx file): from scratch, or, given
     `init` (an earlier run's ``best.pt``, or a shipped ``.onnx`` model: `models.from_onnx`), on
     from those weights.
 
-    `hours` bounds the training's wall time (ultralytics then fits the epochs to it)."""
+    `hours` bounds the training's wall time (ultralytics then fits the epochs to it). `device` is
+    ultralytics' own: "cpu", or a CUDA device such as "0" (in full precision there too: ultralytics
+    would fetch a model to check mixed precision first)."""
     check_imgsz(imgsz)
     os.environ.setdefault("YOLO_OFFLINE", "true")
     os.environ.setdefault("YOLO_VERBOSE", "false")
@@ -61,9 +64,12 @@ def train_classifier(data: Path, out: Path, epochs: int = 10, imgsz: int = 64, b
         settings["time"] = hours
     # ultralytics' classification trainer resets every layer unless `pretrained`, even those of
     # weights it was given.
-    model.train(data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers, device="cpu",
+    on_cpu = device == "cpu"
+    model.train(data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers, device=device,
                 pretrained=bool(init), amp=False, plots=False, seed=seed, deterministic=True, fraction=fraction,
-                project=str(run_dir), name="train", exist_ok=True, verbose=False, cache="ram",
+                project=str(run_dir), name="train", exist_ok=True, verbose=False,
+                # Each data-loader worker would keep its own copy of the crops it has read.
+                cache="ram" if on_cpu else False,
                 # Mirrored glyphs and swapped hues are other pieces, not augmentations.
                 fliplr=0.0, flipud=0.0, hsv_h=0.0, hsv_s=0.3, hsv_v=0.3, auto_augment=None, erasing=0.1,
                 degrees=180.0, translate=0.06, scale=0.15, **settings)
@@ -96,14 +102,19 @@ def main() -> None:
                         "(models/<game>-points.float.onnx), to train on from")
     parser.add_argument("--lr0", type=float, default=SETTINGS["lr0"], help="initial learning rate")
     parser.add_argument("--warmup-epochs", type=float, default=SETTINGS["warmup_epochs"])
+    parser.add_argument("--device", default="cpu", help='"cpu", or a CUDA device such as "0"')
     args = parser.parse_args()
     try:
         check_imgsz(args.imgsz)
     except ValueError as error:
         parser.error(str(error))
-    print(train_classifier(args.data, args.out, epochs=args.epochs, imgsz=args.imgsz, batch=args.batch,
-                           workers=args.workers, seed=args.seed, name=args.name, hours=args.hours,
-                           init=args.init, lr0=args.lr0, warmup_epochs=args.warmup_epochs))
+    try:
+        out = train_classifier(args.data, args.out, epochs=args.epochs, imgsz=args.imgsz, batch=args.batch,
+                               workers=args.workers, seed=args.seed, name=args.name, hours=args.hours,
+                               init=args.init, lr0=args.lr0, warmup_epochs=args.warmup_epochs, device=args.device)
+    except ValueError as error:  # ultralytics' own, such as a CUDA device this machine lacks
+        parser.error(str(error).strip().splitlines()[0])
+    print(out)
 
 
 if __name__ == "__main__":

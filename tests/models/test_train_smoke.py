@@ -175,3 +175,18 @@ def test_an_input_size_the_network_cannot_take_is_refused_before_training(tmp_pa
     assert run.stderr.strip().splitlines()[-1].endswith(
         "input size 48 px: the point classifier's must be a multiple of 32 (the network's stride), such as 32 or 64")
     assert not (tmp_path / "points.onnx").exists()
+
+
+def test_a_cuda_device_the_machine_lacks_is_refused_in_one_line(tmp_path):
+    """`--device` reaches ultralytics: a GPU asked for where none is seen fails before training,
+    saying so on its last line, and writes no model."""
+    root = tmp_path
+    write_split(rendered_crops(SEED)[0], root / "data" / "train", 1)
+    env = dict(os.environ, YOLO_OFFLINE="true", YOLO_CONFIG_DIR=str(root / "ultralytics-settings"),
+               PYTHONPATH=str(REPO), CUDA_VISIBLE_DEVICES="")
+    run = subprocess.run([train_python(), "-m", "models.train", "--data", str(root / "data"), "--out",
+                          str(root / "points.onnx"), "--epochs", "1", "--imgsz", str(IMGSZ), "--workers", "0",
+                          "--device", "0"], cwd=root, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 2, run.stderr[-2000:]
+    assert run.stderr.strip().splitlines()[-1].startswith("train.py: error: Invalid CUDA 'device=0' requested")
+    assert not (root / "points.onnx").exists()
