@@ -235,11 +235,14 @@ def test_points_outside_the_frame_are_occluded_and_the_rest_read_as_before(class
     centres = np.array([start_scene.calibration.piece_center_pixel(p) for p in half.points])
     outside = centres[:, 0] >= 640
     assert 0 < outside.sum() < len(outside)
-    assert half.occluded[outside].all() and not half.occluded[~outside].any() and not whole.occluded.any()
-    # A crop wholly inside what is left is cut and read as from the whole photo.
+    assert half.occluded[outside].all() and not whole.occluded.any()
+    # A crop wholly inside what is left is cut, read and flagged as from the whole photo. One that
+    # the cut runs through is the classifier's to call: it may say occluded, as a hand's would be.
     radius = start_scene.calibration.piece_radius_px()
     far_in = centres[:, 0] < 640 - 2 * radius
+    assert far_in.sum() > len(far_in) / 3
     assert np.allclose(half.probabilities[far_in], whole.probabilities[far_in], atol=1e-6)
+    assert not half.occluded[far_in].any()
 
 
 def test_recognize_says_which_points_lie_outside_the_photo(tmp_path, start_scene):
@@ -256,4 +259,8 @@ def test_recognize_says_which_points_lie_outside_the_photo(tmp_path, start_scene
     names = ", ".join(g.point_name(games.Point(*at)) for at in outside[:12])
     assert f"{len(outside)} point(s) outside the photo, not read (empty in the FEN): {names}" in result.stderr
     data = json.loads(banco("recognize", str(photo), "--calibration", str(profile), "--json").stdout.splitlines()[0])
-    assert {(p["file"], p["rank"]) for p in data["points"] if p["occluded"]} == set(outside)
+    occluded = {(p["file"], p["rank"]) for p in data["points"] if p["occluded"]}
+    assert occluded >= set(outside)
+    radius = start_scene.calibration.piece_radius_px()
+    for at in occluded - set(outside):  # only where the cut runs through the crop
+        assert start_scene.calibration.piece_center_pixel(games.Point(*at))[0] >= 640 - 2 * radius, at
