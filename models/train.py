@@ -64,12 +64,11 @@ def train_classifier(data: Path, out: Path, epochs: int = 10, imgsz: int = 64, b
         settings["time"] = hours
     # ultralytics' classification trainer resets every layer unless `pretrained`, even those of
     # weights it was given.
-    on_cpu = device == "cpu"
     model.train(data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers, device=device,
                 pretrained=bool(init), amp=False, plots=False, seed=seed, deterministic=True, fraction=fraction,
                 project=str(run_dir), name="train", exist_ok=True, verbose=False,
                 # Each data-loader worker would keep its own copy of the crops it has read.
-                cache="ram" if on_cpu else False,
+                cache="ram" if device == "cpu" else False,
                 # Mirrored glyphs and swapped hues are other pieces, not augmentations.
                 fliplr=0.0, flipud=0.0, hsv_h=0.0, hsv_s=0.3, hsv_v=0.3, auto_augment=None, erasing=0.1,
                 degrees=180.0, translate=0.06, scale=0.15, **settings)
@@ -104,15 +103,11 @@ def main() -> None:
     parser.add_argument("--warmup-epochs", type=float, default=SETTINGS["warmup_epochs"])
     parser.add_argument("--device", default="cpu", help='"cpu", or a CUDA device such as "0"')
     args = parser.parse_args()
-    try:
-        check_imgsz(args.imgsz)
-    except ValueError as error:
-        parser.error(str(error))
-    try:
+    try:  # train_classifier checks the input size before anything else
         out = train_classifier(args.data, args.out, epochs=args.epochs, imgsz=args.imgsz, batch=args.batch,
                                workers=args.workers, seed=args.seed, name=args.name, hours=args.hours,
                                init=args.init, lr0=args.lr0, warmup_epochs=args.warmup_epochs, device=args.device)
-    except ValueError as error:  # ultralytics' own, such as a CUDA device this machine lacks
+    except ValueError as error:  # the input size, or ultralytics' own, such as a CUDA device this machine lacks
         parser.error(str(error).strip().splitlines()[0])
     print(out)
 

@@ -59,14 +59,18 @@ def write_split(pairs: list[tuple[np.ndarray, str]], folder: Path, per_class: in
     return written
 
 
-def run_training(root: Path, model: Path, name: str, *options: str) -> None:
+def train_once(root: Path, model: Path, name: str, *options: str, **env: str) -> subprocess.CompletedProcess:
     """`python -m models.train` for one epoch on `root/data`, in the training environment."""
     env = dict(os.environ, YOLO_OFFLINE="true", YOLO_CONFIG_DIR=str(root / "ultralytics-settings"),
-               PYTHONPATH=str(REPO))
-    run = subprocess.run([train_python(), "-m", "models.train", "--data", str(root / "data"), "--out", str(model),
-                          "--epochs", "1", "--imgsz", str(IMGSZ), "--batch", "16", "--workers", "0",
-                          "--name", name, *options],
-                         cwd=root, env=env, capture_output=True, text=True, timeout=300)
+               PYTHONPATH=str(REPO), **env)
+    return subprocess.run([train_python(), "-m", "models.train", "--data", str(root / "data"), "--out", str(model),
+                           "--epochs", "1", "--imgsz", str(IMGSZ), "--batch", "16", "--workers", "0",
+                           "--name", name, *options],
+                          cwd=root, env=env, capture_output=True, text=True, timeout=300)
+
+
+def run_training(root: Path, model: Path, name: str, *options: str) -> None:
+    run = train_once(root, model, name, *options)
     assert run.returncode == 0, f"training failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
 
 
@@ -180,13 +184,8 @@ def test_an_input_size_the_network_cannot_take_is_refused_before_training(tmp_pa
 def test_a_cuda_device_the_machine_lacks_is_refused_in_one_line(tmp_path):
     """`--device` reaches ultralytics: a GPU asked for where none is seen fails before training,
     saying so on its last line, and writes no model."""
-    root = tmp_path
-    write_split(rendered_crops(SEED)[0], root / "data" / "train", 1)
-    env = dict(os.environ, YOLO_OFFLINE="true", YOLO_CONFIG_DIR=str(root / "ultralytics-settings"),
-               PYTHONPATH=str(REPO), CUDA_VISIBLE_DEVICES="")
-    run = subprocess.run([train_python(), "-m", "models.train", "--data", str(root / "data"), "--out",
-                          str(root / "points.onnx"), "--epochs", "1", "--imgsz", str(IMGSZ), "--workers", "0",
-                          "--device", "0"], cwd=root, env=env, capture_output=True, text=True, timeout=300)
+    write_split(rendered_crops(SEED)[0], tmp_path / "data" / "train", 1)
+    run = train_once(tmp_path, tmp_path / "points.onnx", "no-gpu", "--device", "0", CUDA_VISIBLE_DEVICES="")
     assert run.returncode == 2, run.stderr[-2000:]
     assert run.stderr.strip().splitlines()[-1].startswith("train.py: error: Invalid CUDA 'device=0' requested")
-    assert not (root / "points.onnx").exists()
+    assert not (tmp_path / "points.onnx").exists()

@@ -227,19 +227,24 @@ def test_board_fen_is_each_games_own_placement_and_parses():
         variant.board(f"{placement} {variant.starting_fen.split(' ', 1)[1]}")
 
 
+CUT = 640  # the photo's columns kept by the tests of points outside it: its left half
+
+
+def beyond_the_cut(calibration, point: games.Point, margin_radii: float = 0.0) -> bool:
+    """Whether a piece's top on `point` is centred right of CUT less `margin_radii` piece radii."""
+    return calibration.piece_center_pixel(point)[0] >= CUT - margin_radii * calibration.piece_radius_px()
+
+
 def test_points_outside_the_frame_are_occluded_and_the_rest_read_as_before(classifier, start_scene):
     detector = Detector("xiangqi", start_scene.calibration, classifier=classifier)
     whole = detector.observe(start_scene.image)
-    left = np.ascontiguousarray(start_scene.image[:, :640])  # the right half of the photo cut away
-    half = detector.observe(left)
-    centres = np.array([start_scene.calibration.piece_center_pixel(p) for p in half.points])
-    outside = centres[:, 0] >= 640
+    half = detector.observe(np.ascontiguousarray(start_scene.image[:, :CUT]))
+    outside = np.array([beyond_the_cut(start_scene.calibration, p) for p in half.points])
     assert 0 < outside.sum() < len(outside)
     assert half.occluded[outside].all() and not whole.occluded.any()
     # A crop wholly inside what is left is cut, read and flagged as from the whole photo. One that
     # the cut runs through is the classifier's to call: it may say occluded, as a hand's would be.
-    radius = start_scene.calibration.piece_radius_px()
-    far_in = centres[:, 0] < 640 - 2 * radius
+    far_in = ~np.array([beyond_the_cut(start_scene.calibration, p, margin_radii=2) for p in half.points])
     assert far_in.sum() > len(far_in) / 3
     assert np.allclose(half.probabilities[far_in], whole.probabilities[far_in], atol=1e-6)
     assert not half.occluded[far_in].any()
@@ -251,16 +256,15 @@ def test_recognize_says_which_points_lie_outside_the_photo(tmp_path, start_scene
     profile = tmp_path / "profile.json"
     save(start_scene.calibration, profile)
     photo = tmp_path / "left.png"
-    cv2.imwrite(str(photo), start_scene.image[:, :640])
+    cv2.imwrite(str(photo), start_scene.image[:, :CUT])
     result = banco("recognize", str(photo), "--calibration", str(profile))
     assert result.returncode == 0, result.stderr
     g = games.get("xiangqi").geometry
-    outside = sorted((p.file, p.rank) for p in g.points() if start_scene.calibration.piece_center_pixel(p)[0] >= 640)
+    outside = sorted((p.file, p.rank) for p in g.points() if beyond_the_cut(start_scene.calibration, p))
     names = ", ".join(g.point_name(games.Point(*at)) for at in outside[:12])
     assert f"{len(outside)} point(s) outside the photo, not read (empty in the FEN): {names}" in result.stderr
     data = json.loads(banco("recognize", str(photo), "--calibration", str(profile), "--json").stdout.splitlines()[0])
     occluded = {(p["file"], p["rank"]) for p in data["points"] if p["occluded"]}
     assert occluded >= set(outside)
-    radius = start_scene.calibration.piece_radius_px()
     for at in occluded - set(outside):  # only where the cut runs through the crop
-        assert start_scene.calibration.piece_center_pixel(games.Point(*at))[0] >= 640 - 2 * radius, at
+        assert beyond_the_cut(start_scene.calibration, games.Point(*at), margin_radii=2), at
