@@ -628,6 +628,7 @@ class MoveTracker:
         rows = np.arange(self._n) if everything else self._changed_rows(centres)
         if len(rows):
             logp, occluded = self._classify(crops[rows], frame, rows)
+            occluded |= self._unframed(frame, rows)
         else:
             logp, occluded = np.zeros((0, len(self._classes))), np.zeros(0, bool)
         return rows, logp, occluded, centres
@@ -756,6 +757,7 @@ class MoveTracker:
             return
         if self._fast:
             logp, occluded = self._classify(self._some_crops(frame, rows))
+            occluded |= self._unframed(frame, rows)
         else:
             evidence = inf.Evidence.from_observation(self.detector.observe(frame))
             logp, occluded = evidence.logp[rows], ~evidence.seen[rows]
@@ -789,7 +791,12 @@ class MoveTracker:
         if not rows:
             return [], np.zeros((0, len(self._classes))), np.zeros(0, bool), unchanged
         logp, occluded = self._classify(crops)
-        return rows, np.exp(logp), occluded, unchanged
+        return rows, np.exp(logp), occluded | self._unframed(frame, rows), unchanged
+
+    def _unframed(self, frame: np.ndarray, rows) -> np.ndarray:
+        """Per row, whether its point lies outside the frame: read as occluded, as the detector
+        does, since its crop shows only the frame's edge smeared outwards."""
+        return self.detector.extractor.outside(frame)[[self._crop_rows[row] for row in rows]]
 
     def _some_crops(self, frame: np.ndarray, rows: list[int]) -> np.ndarray:
         extractor = self.detector.extractor

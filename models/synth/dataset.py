@@ -61,14 +61,24 @@ def disturbed(truth: Calibration, rng: random.Random, corner_sigma_px: float = 1
 
 def scene_crops(game: str, rng: random.Random, empty_keep: float = 0.3, knocked: float = 0.0, **scene_options):
     """(crop, class) pairs of one rendered scene; most empty points are dropped. A `knocked`
-    share of scenes is cut from a calibration moved by up to KNOCK_RADII."""
+    share of scenes is cut from a calibration moved by up to KNOCK_RADII.
+
+    A point outside the photo, by the true calibration or by the one the crops are cut with,
+    gives no crop: the station flags such points by geometry (`CropExtractor.outside`), and a
+    crop of the frame's edge smeared outwards taught as occluded teaches the model to call
+    occluded every crop the edge merely cuts through, on points the photo does show."""
     scene = render_scene(game, rng, **scene_options)
     radii = _knock_radii(rng, knocked)
-    crops = CropExtractor(disturbed(scene.calibration, rng, knocked_radii=radii)).extract(scene.image)
+    extractor = CropExtractor(disturbed(scene.calibration, rng, knocked_radii=radii))
+    crops = extractor.extract(scene.image)
+    height, width = scene.image.shape[:2]
+    truly_outside = [not (0 <= x < width and 0 <= y < height)
+                     for x, y in (scene.calibration.piece_center_pixel(p) for p in crops.points)]
+    unframed = extractor.outside(scene.image) | np.array(truly_outside)
     pairs = []
-    for point, image in zip(crops.points, crops.images, strict=True):
+    for point, image, out_of_frame in zip(crops.points, crops.images, unframed, strict=True):
         label = scene.labels[point]
-        if label == EMPTY and rng.random() > empty_keep:
+        if out_of_frame or (label == EMPTY and rng.random() > empty_keep):
             continue
         pairs.append((image, label))
     return pairs

@@ -965,6 +965,10 @@ class _CropCamera(ScriptedCamera):
                          for k in range(len(self.classes) + 1)]
         self.order = list(range(len(self.classes)))
         self.occluded_index = len(self.classes)
+        self.unframed: set = set()  # points the frame does not show
+
+    def outside(self, frame):
+        return np.array([p in self.unframed for p in self.points])
 
     def extract(self, frame):
         view = appearance(self.game, self.board)
@@ -977,6 +981,22 @@ class _CropCamera(ScriptedCamera):
         for i, crop in enumerate(crops):
             probs[i, [np.array_equal(crop[:, :, 0], t.astype(np.uint8)) for t in self.textures].index(True)] = 1.0
         return probs / probs.sum(axis=1, keepdims=True)
+
+
+def test_the_fast_path_reads_a_point_outside_the_frame_as_occluded_whatever_its_crop_shows():
+    """Its crop is the frame's edge smeared outwards, which the classifier may read as anything:
+    the tracker, like the detector, flags it by geometry."""
+    board = games.get("xiangqi").board()
+    camera = _CropCamera("xiangqi", board.copy())
+    tracker = MoveTracker("xiangqi", board, camera, _calibration("xiangqi"))
+    camera.unframed = {camera.points[0], camera.points[5]}
+    frame = camera.frame(hand=False)
+    rows, _, occluded, _ = tracker._read(frame, everything=True)
+    flagged = {tracker.points[row] for row, hidden in zip(rows.tolist(), occluded, strict=True) if hidden}
+    assert flagged == camera.unframed
+    lift_rows, _, lift_occluded, _ = tracker._lift_read(frame)
+    assert {tracker.points[r] for r, h in zip(lift_rows, lift_occluded, strict=True) if h} == \
+        camera.unframed & {tracker.points[r] for r in lift_rows}
 
 
 def test_a_point_moves_changed_since_the_last_legal_look_is_read_though_it_looks_as_then():
