@@ -381,15 +381,27 @@ class Samples:
     original: np.ndarray  # N bool: the crop as cut, not an augmented copy
     faces: np.ndarray  # photos·points × F × F × 3: the wider crops of `GlyphTemplates`, unaugmented
 
+    @property
+    def points_per_photo(self) -> int:
+        """Every point of the board, framed or not: `faces` holds each photo's all."""
+        return len(self.faces) // (int(self.photo.max()) + 1)
+
+    @property
+    def unframed(self) -> int:
+        """How many points, over all the photos, lay outside their photo and were left out."""
+        return (int(self.photo.max()) + 1) * self.points_per_photo - int(self.original.sum())
+
     def face_crops(self, rows: np.ndarray) -> np.ndarray:
-        points = int(self.point.max()) + 1
-        return self.faces[self.photo[rows] * points + self.point[rows]]
+        return self.faces[self.photo[rows] * self.points_per_photo + self.point[rows]]
 
 
 def collect(classifier: PointClassifier, photos: Sequence[tuple[np.ndarray, Calibration]],
             copies: int = AUGMENTED_COPIES, seed: int = 0, features: bool = True) -> Samples:
     """Cut every point of every start photo, labelled from the start FEN; with `features`,
-    also `copies` augmented copies of each crop and the classifier's features of all."""
+    also `copies` augmented copies of each crop and the classifier's features of all.
+
+    A point outside its photo is left out: its crop is the frame's edge smeared outwards, and
+    the start FEN's label on it would teach the set's chariot (most often, a corner) that smear."""
     if features and not classifier.has_embedding:
         raise AdaptationError(f"the {classifier.game} model has no feature output to adapt; "
                               "re-ship it with `python -m models.add_embedding_output`")
@@ -402,9 +414,15 @@ def collect(classifier: PointClassifier, photos: Sequence[tuple[np.ndarray, Cali
         if calibration.layout.geometry.name != classifier.game:
             raise AdaptationError(f"photo {number + 1} is calibrated for {calibration.layout.geometry.name}, "
                                   f"not {classifier.game}")
-        crops = CropExtractor(calibration, classifier.size).extract(frame)
+        extractor = CropExtractor(calibration, classifier.size)
+        crops, outside = extractor.extract(frame), extractor.outside(frame)
+        if outside.all():
+            raise AdaptationError(f"photo {number + 1} shows none of the board: every point lies outside it "
+                                  "(is its calibration for another photo?)")
         images, label, point, original = [], [], [], []
         for index, (p, crop) in enumerate(zip(crops.points, crops.images, strict=True)):
+            if outside[index]:
+                continue
             for copy in range(copies + 1):
                 images.append(crop if copy == 0 else augment(crop, rng))
                 label.append(class_index[labels[p]])
@@ -537,6 +555,7 @@ class AdaptationReport:
     adapted_accuracy: float  # the adaptation fitted without them, on them
     seconds: float
     agreement: list[float] = field(default_factory=list)  # each photo's, with the start FEN
+    unframed_points: int = 0  # points outside their photo, left out of fitting and measuring
 
     @property
     def helps(self) -> bool:
@@ -553,14 +572,17 @@ class AdaptationReport:
             verdict = "; the adaptation read them worse, but is used all the same"
         else:
             verdict = "; the adaptation read them worse, so the model is kept"
+        unframed = (f"; {self.unframed_points} point(s) outside the photo(s) left out"
+                    if self.unframed_points else "")
         return (f"adapted to this set in {self.seconds:.1f} s; on {self.held_out} ({self.held_out_points} points): "
-                f"model {self.model_accuracy:.1%} → adapted {self.adapted_accuracy:.1%} of points right{verdict}")
+                f"model {self.model_accuracy:.1%} → adapted {self.adapted_accuracy:.1%} of points right{verdict}"
+                f"{unframed}")
 
     def to_json(self, used: bool | None = None) -> dict:
         return {"held_out": self.held_out, "held_out_points": self.held_out_points,
                 "model_accuracy": round(self.model_accuracy, 4),
                 "adapted_accuracy": round(self.adapted_accuracy, 4), "seconds": round(self.seconds, 2),
-                "start_agreement": [round(a, 4) for a in self.agreement],
+                "start_agreement": [round(a, 4) for a in self.agreement], "unframed_points": self.unframed_points,
                 "method": self.adaptation.method, "classes": len(self.adaptation.classes),
                 "used": self.helps if used is None else used}
 
@@ -608,8 +630,8 @@ def adapt_to_start(classifier: PointClassifier, photos: Sequence[tuple[np.ndarra
             held += int(test.sum())
         what = "each start photo, adapted on the other(s)"
     else:
-        point_labels = samples.labels[samples.original]
-        fold_of_point = _point_halves(point_labels)
+        fold_of_point = np.zeros(samples.points_per_photo, int)
+        fold_of_point[samples.point[samples.original]] = _point_halves(samples.labels[samples.original])
         fold = fold_of_point[samples.point]
         test = (fold == 1) & samples.original
         adaptation = fit(game, classes, samples, fold == 0, method)
@@ -622,7 +644,7 @@ def adapt_to_start(classifier: PointClassifier, photos: Sequence[tuple[np.ndarra
     final.meta = {"photos": len(photos), "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     seconds = time.perf_counter() - began
     return AdaptationReport(final, what, held, model_right / max(held, 1), adapted_right / max(held, 1), seconds,
-                            agreement)
+                            agreement, samples.unframed)
 
 
 # ---------------------------------------------------------------------------- profiles

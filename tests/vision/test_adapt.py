@@ -30,6 +30,7 @@ from vision.adapt import (
     start_labels,
 )
 from vision.classes import EMPTY, SIDES, appearance
+from vision.crops import CropExtractor
 from vision.detector import Detector, PointClassifier
 
 GAME = "cotoan"  # the fewest points: the quickest to adapt
@@ -300,3 +301,20 @@ def test_cli_calibrate_with_start_position_writes_and_uses_the_adaptation(tmp_pa
     assert last.startswith("banco: photo 1 does not look like the cotoan start position")
     assert "Traceback" not in result.stderr
     assert not (tmp_path / "other.json").exists()
+
+
+def test_points_outside_a_start_photo_are_left_out(classifier, user_set):
+    """A phone photo that cuts off a corner of the board: the points it does not show (their
+    crops the frame's edge smeared outwards) neither teach the adaptation nor count in its
+    measure, and the report says how many were left out."""
+    cut = np.ascontiguousarray(user_set.start()[:, :400])
+    outside = CropExtractor(user_set.calibration, classifier.size).outside(cut)
+    assert 0 < outside.sum() < len(outside) // 2
+    samples = collect(classifier, [(cut, user_set.calibration)], copies=1)
+    assert sorted(set(samples.point.tolist())) == np.flatnonzero(~outside).tolist()
+    report = adapt_to_start(classifier, [(cut, user_set.calibration)])
+    assert report.unframed_points == outside.sum() and report.to_json()["unframed_points"] == outside.sum()
+    assert report.held_out_points < (~outside).sum()
+    assert f"{outside.sum()} point(s) outside the photo(s) left out" in report.summary()
+    with pytest.raises(AdaptationError, match="photo 1 shows none of the board"):
+        collect(classifier, [(np.ascontiguousarray(cut[:, :5]), user_set.calibration)])
