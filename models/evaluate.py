@@ -11,6 +11,9 @@
   each photo's calibration moved by up to R piece radii, each real crop pasted as far off.
 - A point outside its photo is labelled occluded, as one under a hand is: it counts as right
   only where the detector flags it occluded too (no crop shows what stands there).
+- Crops are read as the station reads them: once, and those read less surely than
+  ``--reread-below`` (`vision.detector.REREAD_BELOW`) again in four quarter turns, averaged;
+  ``--reread-below 0`` reads each crop once, as the model alone does.
 
 Run: ``python -m models.evaluate --game xiangqi --photos 500`` (or ``--game commander``, ``cotoan``).
 """
@@ -31,7 +34,7 @@ from models.synth.dataset import disturbed, paste_real_crop
 from models.synth.playout import DEFAULT_PLIES, random_game
 from models.synth.scene import render_scene
 from vision.classes import EMPTY, OCCLUDED, appearance
-from vision.detector import Detector, PointClassifier
+from vision.detector import REREAD_BELOW, Detector, PointClassifier
 
 REAL_CROPS = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "xiangqi-crops"
 
@@ -52,7 +55,8 @@ def legal_position(game: str, rng: random.Random) -> tuple[dict[Point, str], dic
 
 
 def evaluate_photos(game: str, photos: int, seed: int, model: Path | None = None, progress=None,
-                    legal: bool = False, quarter_turns: bool = False, knocked: float = 0.0) -> dict:
+                    legal: bool = False, quarter_turns: bool = False, knocked: float = 0.0,
+                    reread_below: float = REREAD_BELOW) -> dict:
     rng = random.Random(seed)
     right = total = exact = stacked = stacked_right = 0
     whole_right = whole_exact = 0
@@ -63,7 +67,8 @@ def evaluate_photos(game: str, photos: int, seed: int, model: Path | None = None
         position, stacks = legal_position(game, rng) if legal else (None, None)
         scene = render_scene(game, rng, position=position, stacks=stacks, split="test", hands=False)
         calibration = disturbed(scene.calibration, rng, knocked_radii=knocked)
-        detector = Detector(game, calibration, classifier=classifier, quarter_turns=quarter_turns)
+        detector = Detector(game, calibration, classifier=classifier, quarter_turns=quarter_turns,
+                            reread_below=reread_below)
         observation = detector.observe(scene.image)
         whole = observation.placement() if legal else {}
         board_right = whole_board_right = True
@@ -102,7 +107,7 @@ def evaluate_photos(game: str, photos: int, seed: int, model: Path | None = None
 
 def evaluate_real_crops(game: str, folder: Path, backgrounds: list[np.ndarray], seed: int,
                         model: Path | None = None, quarter_turns: bool = False, framed: bool = True,
-                        knocked: float = 0.0) -> dict:
+                        knocked: float = 0.0, reread_below: float = REREAD_BELOW) -> dict:
     """Top-1 on the real crops, each framed by its disc as the station frames by the piece
     radius (`models.synth.dataset.disc_of`), or pasted whole as the set framed it; with
     `knocked`, off-centre by up to that many radii."""
@@ -115,7 +120,7 @@ def evaluate_real_crops(game: str, folder: Path, backgrounds: list[np.ndarray], 
         images = [cv2.imread(str(p), cv2.IMREAD_COLOR) for p in sorted(class_dir.iterdir())]
         crops = np.array([paste_real_crop(img, rng.choice(backgrounds), rng, framed, off_centre_radii=knocked)
                           for img in images if img is not None])
-        probabilities = classifier(crops, quarter_turns=quarter_turns)
+        probabilities = classifier.read(crops, quarter_turns, reread_below)
         # The occluded class is not an answer for a crop that shows a whole piece.
         if OCCLUDED in names:
             probabilities[:, names.index(OCCLUDED)] = 0
@@ -157,11 +162,16 @@ def main() -> None:
                         help="read every crop turned four ways and average, as banco recognize does")
     parser.add_argument("--knocked", type=float, default=0.0, metavar="R",
                         help="cut every crop off-centre by up to R piece radii, as from a bumped board")
+    parser.add_argument("--reread-below", type=float, default=REREAD_BELOW, metavar="P",
+                        help=f"read a crop whose likeliest class is below P again in four quarter turns "
+                        f"(default {REREAD_BELOW}, as the station; 0: every crop once)")
     args = parser.parse_args()
+    if not 0 <= args.reread_below <= 1:
+        parser.error(f"--reread-below is a probability, from 0 to 1, not {args.reread_below}")
     if not 0 <= args.knocked <= 2:
         parser.error(f"--knocked is in piece radii, from 0 to 2, not {args.knocked}")
     result = evaluate_photos(args.game, args.photos, args.seed, args.model, legal=args.legal,
-                             quarter_turns=args.quarter_turns, knocked=args.knocked)
+                             quarter_turns=args.quarter_turns, knocked=args.knocked, reread_below=args.reread_below)
     kind = "legal positions" if args.legal else "random placements"
     if args.knocked:
         kind += f", every crop off-centre by up to {args.knocked:g} piece radii"
@@ -179,13 +189,13 @@ def main() -> None:
     print("\n".join(per_class_lines(result["confusion"])))
     if args.game == "xiangqi" and (REAL_CROPS / "valid").is_dir():
         real = evaluate_real_crops(args.game, REAL_CROPS / "valid", result["backgrounds"], args.seed, args.model,
-                                   args.quarter_turns, knocked=args.knocked)
+                                   args.quarter_turns, knocked=args.knocked, reread_below=args.reread_below)
         off = f", off-centre by up to {args.knocked:g} radii" if args.knocked else ""
         print(f"real photographed crops (valid), each framed by its disc{off}: {real['crops']}, "
               f"top-1 {real['top1']:.2%}")
         print("\n".join(confusion_lines(real["confusion"])) or "  none")
         whole = evaluate_real_crops(args.game, REAL_CROPS / "valid", result["backgrounds"], args.seed, args.model,
-                                    args.quarter_turns, framed=False)
+                                    args.quarter_turns, framed=False, reread_below=args.reread_below)
         print(f"  the same pasted whole, as the set framed them (many loosely): top-1 {whole['top1']:.2%}")
 
 

@@ -32,6 +32,10 @@ OCCLUSION_THRESHOLD = 0.5
 EMBEDDING_OUTPUT = "embedding"  # the second output `models.add_embedding_output` adds
 TEMPERATURE_KEY = "temperature"  # in the model's metadata; absent: 1
 MIN_CROPS_A_PART = 8  # below about eight crops a part, handing one to another thread costs more than it saves
+# A crop whose likeliest class is less sure than this is read again turned by 90, 180 and 270° and
+# the four reads averaged: two crops a photo or so, a few more inferences, a third fewer misread
+# points (chosen on renders of the training split; `models.evaluate --reread-below` measures it).
+REREAD_BELOW = 0.95
 
 
 class ModelNotFoundError(ValueError):
@@ -174,6 +178,20 @@ class PointClassifier:
             reads.append(self._run([self.probabilities_name], turned)[0])
         return self._softened(np.mean(reads, axis=0) if quarter_turns else reads[0])
 
+    def read(self, crops: np.ndarray, quarter_turns: bool = False, reread_below: float = REREAD_BELOW,
+             first: np.ndarray | None = None) -> np.ndarray:
+        """Probabilities as the station reads crops: each once (`first`, if that read is made
+        already), and those whose likeliest class is below `reread_below` as the mean of four
+        quarter turns; with `quarter_turns`, every crop so."""
+        if quarter_turns:
+            return self(crops, quarter_turns=True)
+        probabilities = self(crops) if first is None else first
+        unsure = np.flatnonzero(probabilities.max(axis=1) < reread_below)
+        if len(unsure):
+            probabilities = probabilities.copy()
+            probabilities[unsure] = self(crops[unsure], quarter_turns=True)
+        return probabilities
+
     def _run(self, outputs: list[str], crops: np.ndarray) -> list[np.ndarray]:
         """The model's `outputs` for a batch of BGR crops, its parts run at once."""
         def run_part(slot: int, part: np.ndarray) -> list[np.ndarray]:
@@ -208,12 +226,14 @@ class Detector:
 
     def __init__(self, game: str, calibration: Calibration, model_path: Path | None = None,
                  classifier: PointClassifier | None = None, adaptation: Adaptation | None = None,
-                 quarter_turns: bool = False) -> None:
+                 quarter_turns: bool = False, reread_below: float = REREAD_BELOW) -> None:
         """With `quarter_turns`, every crop is read four times, turned by 0, 90, 180 and 270°, and
         the answers averaged: a round piece may face any way, and one still photo can afford four
-        reads where a live camera cannot (`models.evaluate` measures what it buys)."""
+        reads where a live camera cannot (`models.evaluate` measures what it buys). Without, only
+        the crops read less surely than `reread_below` are (`PointClassifier.read`)."""
         self.classifier = classifier or PointClassifier(game, model_path)
         self.quarter_turns = quarter_turns
+        self.reread_below = reread_below
         self.game = game
         self.calibration = calibration
         self.extractor = CropExtractor(calibration, self.classifier.size)
@@ -260,10 +280,10 @@ class Detector:
         embeddings = None
         if self.adaptation is not None and self.adaptation.needs_features:
             raw, embeddings = c.probabilities_and_embeddings(crops.images)
-            if self.quarter_turns:  # the embeddings stay those of the crops as cut
-                raw = c(crops.images, quarter_turns=True)
+            # the embeddings stay those of the crops as cut
+            raw = c.read(crops.images, self.quarter_turns, self.reread_below, first=raw)
         else:
-            raw = c(crops.images, quarter_turns=self.quarter_turns)
+            raw = c.read(crops.images, self.quarter_turns, self.reread_below)
         if c.occluded_index is not None:
             occluded = raw[:, c.occluded_index] >= OCCLUSION_THRESHOLD
         else:

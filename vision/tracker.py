@@ -604,8 +604,9 @@ class MoveTracker:
         embeddings = None
         if adaptation is not None and adaptation.needs_features:
             raw, embeddings = c.probabilities_and_embeddings(crops)
+            raw = c.read(crops, first=raw)
         else:
-            raw = c(crops)
+            raw = c.read(crops)
         self.classified_crops += len(crops)
         occluded = raw[:, c.occluded_index] >= 0.5 if c.occluded_index is not None else np.zeros(len(raw), bool)
         names = list(c.classes)

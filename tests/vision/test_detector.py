@@ -13,7 +13,7 @@ import games
 from models.synth.dataset import disturbed
 from models.synth.scene import render_scene
 from vision.classes import EMPTY, class_of_letter
-from vision.detector import Detector, Observation, PointClassifier, _batch, default_model_path
+from vision.detector import REREAD_BELOW, Detector, Observation, PointClassifier, _batch, default_model_path
 
 MODEL = default_model_path("xiangqi")
 # The shipped model reads about 97 % of held-out points (MODEL_CARD.md); the goal is 99.9 %.
@@ -84,6 +84,27 @@ def test_reading_four_quarter_turns_does_not_care_which_way_a_piece_faces(classi
     once, once_turned = classifier(crops.images), classifier(turned)
     assert not np.allclose(once, once_turned, atol=1e-3)  # one read does care
     assert np.allclose(classifier(crops.images, quarter_turns=True), classifier(turned, quarter_turns=True), atol=1e-5)
+
+
+def test_only_the_crops_read_unsurely_are_read_again_in_four_turns(classifier, start_scene):
+    crops = Detector("xiangqi", start_scene.calibration, classifier=classifier).extractor.extract(start_scene.image)
+    images = crops.images.copy()
+    images[:8] = [cv2.GaussianBlur(crop, (0, 0), 3) for crop in images[:8]]  # a few the model is unsure of
+    once = classifier(images)
+    unsure = once.max(axis=1) < REREAD_BELOW
+    assert 0 < unsure.sum() < len(images) // 2
+    read = classifier.read(images)
+    np.testing.assert_array_equal(read[~unsure], once[~unsure])
+    np.testing.assert_allclose(read[unsure], classifier(images[unsure], quarter_turns=True), atol=1e-6)
+    np.testing.assert_array_equal(classifier.read(images, reread_below=0), once)
+    np.testing.assert_array_equal(classifier.read(images, quarter_turns=True), classifier(images, quarter_turns=True))
+    # What the detector reports is that reading (a blurred photo: some crops unsure).
+    blurred = cv2.GaussianBlur(start_scene.image, (0, 0), 2.5)
+    detector = Detector("xiangqi", start_scene.calibration, classifier=classifier)
+    raw = classifier.read(detector.extractor.extract(blurred).images)
+    expected = raw[:, classifier.order] / raw[:, classifier.order].sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(detector.observe(blurred).probabilities, expected, atol=1e-6)
+    assert (classifier(detector.extractor.extract(blurred).images).max(axis=1) < REREAD_BELOW).any()
 
 
 def test_a_batch_cut_into_parts_reads_as_one_run_reads_it(classifier, start_scene):

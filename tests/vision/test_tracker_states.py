@@ -976,6 +976,9 @@ class _CropCamera(ScriptedCamera):
         images = np.stack([np.repeat(self.textures[k][:, :, None], 3, axis=2) for k in kinds]).astype(np.uint8)
         return type("Crops", (), {"images": images})
 
+    def read(self, crops, first=None):
+        return self(crops) if first is None else first
+
     def __call__(self, crops):
         probs = np.full((len(crops), len(self.textures)), 1e-4)
         for i, crop in enumerate(crops):
