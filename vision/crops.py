@@ -101,15 +101,20 @@ class CropExtractor:
     def outside(self, frame: np.ndarray) -> np.ndarray:
         """Per point, whether the centre of a piece's top on it lies outside `frame`: its crop is
         the frame's edge smeared outwards, nothing of the point."""
-        height, width = frame.shape[:2]
-        x, y = self.centre_pixels[:, 0], self.centre_pixels[:, 1]
-        return (x < 0) | (y < 0) | (x >= width) | (y >= height)
+        return outside_frame(self.centre_pixels, frame.shape)
 
     def extract(self, frame: np.ndarray) -> CropSet:
         _check_frame(frame)
         sampled, xy, fraction = self._sampling(frame)
         crops = cv2.remap(sampled, xy, fraction, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         return CropSet(self.points, crops.reshape(len(self.points), self.size, self.size, 3))
+
+
+def outside_frame(pixels: np.ndarray, frame_shape: tuple[int, ...]) -> np.ndarray:
+    """Per (x, y) pixel, whether it lies outside a frame of `frame_shape` (height, width, ...)."""
+    height, width = frame_shape[:2]
+    x, y = np.asarray(pixels, float).reshape(-1, 2).T
+    return (x < 0) | (y < 0) | (x >= width) | (y >= height)
 
 
 def _check_frame(frame: np.ndarray) -> None:

@@ -33,8 +33,9 @@ EMBEDDING_OUTPUT = "embedding"  # the second output `models.add_embedding_output
 TEMPERATURE_KEY = "temperature"  # in the model's metadata; absent: 1
 MIN_CROPS_A_PART = 8  # below about eight crops a part, handing one to another thread costs more than it saves
 # A crop whose likeliest class is less sure than this is read again turned by 90, 180 and 270° and
-# the four reads averaged: two crops a photo or so, a few more inferences, a third fewer misread
-# points (chosen on renders of the training split; `models.evaluate --reread-below` measures it).
+# the four reads averaged: one to four crops a frame, a quarter to nearly half fewer misread points
+# on held-out renders (chosen on renders of the training split; `models.evaluate --reread-below`
+# measures it, `benchmarks/vision.py` what it costs).
 REREAD_BELOW = 0.95
 
 
@@ -187,11 +188,16 @@ class PointClassifier:
         if quarter_turns:
             return self(crops, quarter_turns=True)
         probabilities = self(crops) if first is None else first
-        unsure = np.flatnonzero(probabilities.max(axis=1) < reread_below)
+        unsure = np.flatnonzero(self.unsure(probabilities, reread_below))
         if len(unsure):
             probabilities = probabilities.copy()
             probabilities[unsure] = self(crops[unsure], quarter_turns=True)
         return probabilities
+
+    @staticmethod
+    def unsure(probabilities: np.ndarray, reread_below: float = REREAD_BELOW) -> np.ndarray:
+        """Per crop, whether `read` reads it again: its likeliest class is below `reread_below`."""
+        return probabilities.max(axis=1) < reread_below
 
     def _run(self, outputs: list[str], crops: np.ndarray) -> list[np.ndarray]:
         """The model's `outputs` for a batch of BGR crops, its parts run at once."""

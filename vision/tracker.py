@@ -38,6 +38,7 @@ from games import Board, Point
 from vision import events as ev
 from vision import inference as inf
 from vision.classes import EMPTY
+from vision.detector import OCCLUSION_THRESHOLD
 
 log = logging.getLogger(__name__)
 
@@ -593,14 +594,16 @@ class MoveTracker:
             return []
         return np.flatnonzero(self.rules.view(self.board) != self._reference_view).tolist()
 
-    def _classify(self, crops: np.ndarray, frame: np.ndarray | None = None,
-                  rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """Log-probabilities (rows over `self._classes`) and occlusion for a batch of crops.
+    def _classify(self, crops: np.ndarray, frame: np.ndarray, rows: np.ndarray | list[int],
+                  adapt: bool = True) -> tuple[np.ndarray, np.ndarray]:
+        """Log-probabilities (rows over `self._classes`) and occlusion for the crops of `rows`
+        cut from `frame`: a point outside the frame is occluded, as the detector has it, since its
+        crop shows only the frame's edge smeared outwards.
 
-        With the frame and the crops' `rows`, an adaptation to the user's set (the detector's,
-        `vision.adapt`) re-weighs the kinds; the emptiness checks of the lift watch need none."""
+        With `adapt`, an adaptation to the user's set (the detector's, `vision.adapt`) re-weighs
+        the kinds; the emptiness checks of the lift watch need none."""
         c = self.detector.classifier
-        adaptation = getattr(self.detector, "adaptation", None) if frame is not None and rows is not None else None
+        adaptation = getattr(self.detector, "adaptation", None) if adapt else None
         embeddings = None
         if adaptation is not None and adaptation.needs_features:
             raw, embeddings = c.probabilities_and_embeddings(crops)
@@ -608,7 +611,9 @@ class MoveTracker:
         else:
             raw = c.read(crops)
         self.classified_crops += len(crops)
-        occluded = raw[:, c.occluded_index] >= 0.5 if c.occluded_index is not None else np.zeros(len(raw), bool)
+        occluded = raw[:, c.occluded_index] >= OCCLUSION_THRESHOLD if c.occluded_index is not None \
+            else np.zeros(len(raw), bool)
+        occluded |= self.detector.extractor.outside(frame)[[self._crop_rows[row] for row in rows]]
         names = list(c.classes)
         probs = raw[:, c.order]
         if adaptation is not None:
@@ -629,7 +634,6 @@ class MoveTracker:
         rows = np.arange(self._n) if everything else self._changed_rows(centres)
         if len(rows):
             logp, occluded = self._classify(crops[rows], frame, rows)
-            occluded |= self._unframed(frame, rows)
         else:
             logp, occluded = np.zeros((0, len(self._classes))), np.zeros(0, bool)
         return rows, logp, occluded, centres
@@ -757,8 +761,7 @@ class MoveTracker:
         if not rows:
             return
         if self._fast:
-            logp, occluded = self._classify(self._some_crops(frame, rows))
-            occluded |= self._unframed(frame, rows)
+            logp, occluded = self._classify(self._some_crops(frame, rows), frame, rows, adapt=False)
         else:
             evidence = inf.Evidence.from_observation(self.detector.observe(frame))
             logp, occluded = evidence.logp[rows], ~evidence.seen[rows]
@@ -791,13 +794,8 @@ class MoveTracker:
             rows = [row for row, c in zip(rows, changed, strict=True) if c]
         if not rows:
             return [], np.zeros((0, len(self._classes))), np.zeros(0, bool), unchanged
-        logp, occluded = self._classify(crops)
-        return rows, np.exp(logp), occluded | self._unframed(frame, rows), unchanged
-
-    def _unframed(self, frame: np.ndarray, rows) -> np.ndarray:
-        """Per row, whether its point lies outside the frame: read as occluded, as the detector
-        does, since its crop shows only the frame's edge smeared outwards."""
-        return self.detector.extractor.outside(frame)[[self._crop_rows[row] for row in rows]]
+        logp, occluded = self._classify(crops, frame, rows, adapt=False)
+        return rows, np.exp(logp), occluded, unchanged
 
     def _some_crops(self, frame: np.ndarray, rows: list[int]) -> np.ndarray:
         extractor = self.detector.extractor

@@ -21,7 +21,7 @@ from calibration.homography import usual_thickness_mm
 from calibration.piece_size import strongest_circle
 from models.synth.scene import render_scene
 from vision.classes import EMPTY, classes
-from vision.crops import CROP_SIZE, CROP_SPAN_RADII, CropExtractor
+from vision.crops import CROP_SIZE, CROP_SPAN_RADII, CropExtractor, outside_frame
 
 # How far, in piece radii, a knocked board or a sloppily placed piece may sit off its crop's centre in
 # training data: past half a radius, where a station without markers reads a bumped board's pieces.
@@ -71,10 +71,8 @@ def scene_crops(game: str, rng: random.Random, empty_keep: float = 0.3, knocked:
     radii = _knock_radii(rng, knocked)
     extractor = CropExtractor(disturbed(scene.calibration, rng, knocked_radii=radii))
     crops = extractor.extract(scene.image)
-    height, width = scene.image.shape[:2]
-    truly_outside = [not (0 <= x < width and 0 <= y < height)
-                     for x, y in (scene.calibration.piece_center_pixel(p) for p in crops.points)]
-    unframed = extractor.outside(scene.image) | np.array(truly_outside)
+    truth = [scene.calibration.piece_center_pixel(p) for p in crops.points]
+    unframed = extractor.outside(scene.image) | outside_frame(truth, scene.image.shape)
     pairs = []
     for point, image, out_of_frame in zip(crops.points, crops.images, unframed, strict=True):
         label = scene.labels[point]

@@ -25,6 +25,7 @@ from calibration.printable import WATER, Line, Rect, board_shapes
 from games import Point
 from models.synth.pieces import render_piece
 from vision.classes import EMPTY, OCCLUDED, piece_classes
+from vision.crops import outside_frame
 
 
 @dataclass
@@ -220,9 +221,9 @@ def render_scene(game: str, rng: random.Random, position: dict[Point, str] | Non
             y0, y1 = int(max(cy - radius_px, 0)), int(min(cy + radius_px, size[1]))
             if x1 > x0 and y1 > y0 and mask[y0:y1, x0:x1].mean() > 0.3:
                 labels[point] = OCCLUDED
-    for point in points:  # the camera does not frame it: no crop can show what stands there
-        cx, cy = truth.piece_center_pixel(point)
-        if not (0 <= cx < size[0] and 0 <= cy < size[1]):
+    unframed = outside_frame([truth.piece_center_pixel(p) for p in points], (size[1], size[0]))
+    for point, out_of_frame in zip(points, unframed, strict=True):
+        if out_of_frame:  # the camera does not frame it: no crop can show what stands there
             labels[point] = OCCLUDED
     image = _photometric(image, rng)
     return Scene(image, truth, labels, dict(position), stacks)
