@@ -8,8 +8,9 @@ render's true calibration fixed for the whole run, as a calibrated station has.
 
 Ours: `vision.detector.Detector(game, calibration).observe(frame)`: one crop per point, the
 shipped 8-bit `models/<game>-points.onnx` on the batch (cut in two parts, one per CPU, each run
-by its own single-threaded session), a second read in four quarter turns of the crops it is
-unsure of (`PointClassifier.read`, since 2026-12-04), and the `Observation`. Its baselines, on the
+by its own single-threaded session), a second read of the crops it is unsure of, turned three
+ways and magnified (`PointClassifier.read_again`, since 2026-12-04; the magnified view since
+2026-12-05), and the `Observation`. Its baselines, on the
 same frames in the same run: each crop read once, as until 2026-12-04; the whole batch in one
 session of two threads (as the station ran until 2026-12-03); and the float model the 8-bit one
 was made from (`models/<game>-points.float.onnx`, `models.quantize`).

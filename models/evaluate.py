@@ -12,8 +12,9 @@
 - A point outside its photo is labelled occluded, as one under a hand is: it counts as right
   only where the detector flags it occluded too (no crop shows what stands there).
 - Crops are read as the station reads them: once, and those read less surely than
-  ``--reread-below`` (`vision.detector.REREAD_BELOW`) again in four quarter turns, averaged;
-  ``--reread-below 0`` reads each crop once, as the model alone does.
+  ``--reread-below`` (`vision.detector.REREAD_BELOW`) again, turned three ways and magnified,
+  the five reads averaged (`PointClassifier.read_again`); ``--reread-below 0`` reads each crop
+  once, as the model alone does.
 
 Run: ``python -m models.evaluate --game xiangqi --photos 500`` (or ``--game commander``, ``cotoan``).
 """
@@ -163,7 +164,7 @@ def main() -> None:
     parser.add_argument("--knocked", type=float, default=0.0, metavar="R",
                         help="cut every crop off-centre by up to R piece radii, as from a bumped board")
     parser.add_argument("--reread-below", type=float, default=REREAD_BELOW, metavar="P",
-                        help=f"read a crop whose likeliest class is below P again in four quarter turns "
+                        help=f"read a crop whose likeliest class is below P again, turned and magnified "
                         f"(default {REREAD_BELOW}, as the station; 0: every crop once)")
     args = parser.parse_args()
     if not 0 <= args.reread_below <= 1:

@@ -32,11 +32,16 @@ OCCLUSION_THRESHOLD = 0.5
 EMBEDDING_OUTPUT = "embedding"  # the second output `models.add_embedding_output` adds
 TEMPERATURE_KEY = "temperature"  # in the model's metadata; absent: 1
 MIN_CROPS_A_PART = 8  # below about eight crops a part, handing one to another thread costs more than it saves
-# A crop whose likeliest class is less sure than this is read again turned by 90, 180 and 270° and
-# the four reads averaged: one to four crops a frame, a quarter to nearly half fewer misread points
-# on held-out renders (chosen on renders of the training split; `models.evaluate --reread-below`
-# measures it, `benchmarks/vision.py` what it costs).
+# A crop whose likeliest class is less sure than this is read again (`PointClassifier.read_again`):
+# one to four crops a frame, a quarter to a half fewer misread points on held-out renders (chosen on
+# renders of the training split; `models.evaluate --reread-below` measures it, `benchmarks/vision.py`
+# what it costs).
 REREAD_BELOW = 0.95
+# The second read also sees the crop magnified this much about its centre: the disc then fills
+# the crop but for a thin ring of board. On 400 renders a game of the training split (scratch,
+# 2026-12-04) it left 279, 117 and 491 points misread (Cờ Tướng, Cờ Toán, Cờ Tư Lệnh) where a
+# fourth quarter turn left 316, 144 and 517; 1.1× left 293, 127, 493 and 1.3× 274, 109, 494.
+REREAD_MAGNIFIED = 1.2
 
 
 class ModelNotFoundError(ValueError):
@@ -103,6 +108,15 @@ class Observation:
             out.append({"file": point.file, "rank": point.rank, "class": self.classes[best],
                         "confidence": round(float(row[best]), 4), "occluded": bool(self.occluded[index])})
         return out
+
+
+def magnified(crops: np.ndarray, factor: float) -> np.ndarray:
+    """The crops (N × S × S × 3) enlarged by `factor` about their centres, cut back to S × S."""
+    side = crops.shape[1]
+    centre = (side - 1) / 2
+    enlarge = cv2.getRotationMatrix2D((centre, centre), 0, factor)
+    return np.stack([cv2.warpAffine(crop, enlarge, (side, side), flags=cv2.INTER_LINEAR,
+                                    borderMode=cv2.BORDER_REPLICATE) for crop in crops])
 
 
 def cpu_session(path: Path, threads: int = STATION_CPUS):
@@ -183,16 +197,25 @@ class PointClassifier:
     def read(self, crops: np.ndarray, quarter_turns: bool = False, reread_below: float = REREAD_BELOW,
              first: np.ndarray | None = None) -> np.ndarray:
         """Probabilities as the station reads crops: each once (`first`, if that read is made
-        already), and those whose likeliest class is below `reread_below` as the mean of four
-        quarter turns; with `quarter_turns`, every crop so."""
+        already), and those whose likeliest class is below `reread_below` again (`read_again`);
+        with `quarter_turns`, every crop as the mean of four quarter turns."""
         if quarter_turns:
             return self(crops, quarter_turns=True)
         probabilities = self(crops) if first is None else first
         unsure = np.flatnonzero(self.unsure(probabilities, reread_below))
         if len(unsure):
             probabilities = probabilities.copy()
-            probabilities[unsure] = self(crops[unsure], quarter_turns=True)
+            probabilities[unsure] = self.read_again(crops[unsure], probabilities[unsure])
         return probabilities
+
+    def read_again(self, crops: np.ndarray, first: np.ndarray) -> np.ndarray:
+        """A second read of crops whose first read (`first`, probabilities as `__call__` gives
+        them) was unsure: the mean of five, the first and the crops turned by 90, 180 and 270°
+        (a round piece may face any way) and magnified by `REREAD_MAGNIFIED` (its glyph larger),
+        the four new ones in one run: a few unsure crops cost one call."""
+        views = [np.rot90(crops, turn, axes=(1, 2)) for turn in (1, 2, 3)] + [magnified(crops, REREAD_MAGNIFIED)]
+        reads = self._softened(self._run([self.probabilities_name], np.concatenate(views))[0])
+        return (first + reads.reshape(len(views), len(crops), -1).sum(axis=0)) / (len(views) + 1)
 
     @staticmethod
     def unsure(probabilities: np.ndarray, reread_below: float = REREAD_BELOW) -> np.ndarray:

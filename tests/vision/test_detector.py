@@ -13,7 +13,16 @@ import games
 from models.synth.dataset import disturbed
 from models.synth.scene import render_scene
 from vision.classes import EMPTY, class_of_letter
-from vision.detector import REREAD_BELOW, Detector, Observation, PointClassifier, _batch, default_model_path
+from vision.detector import (
+    REREAD_BELOW,
+    REREAD_MAGNIFIED,
+    Detector,
+    Observation,
+    PointClassifier,
+    _batch,
+    default_model_path,
+    magnified,
+)
 
 MODEL = default_model_path("xiangqi")
 # The shipped model reads about 97 % of held-out points (MODEL_CARD.md); the goal is 99.9 %.
@@ -86,7 +95,7 @@ def test_reading_four_quarter_turns_does_not_care_which_way_a_piece_faces(classi
     assert np.allclose(classifier(crops.images, quarter_turns=True), classifier(turned, quarter_turns=True), atol=1e-5)
 
 
-def test_only_the_crops_read_unsurely_are_read_again_in_four_turns(classifier, start_scene):
+def test_only_the_crops_read_unsurely_are_read_again(classifier, start_scene):
     crops = Detector("xiangqi", start_scene.calibration, classifier=classifier).extractor.extract(start_scene.image)
     images = crops.images.copy()
     images[:8] = [cv2.GaussianBlur(crop, (0, 0), 3) for crop in images[:8]]  # a few the model is unsure of
@@ -95,7 +104,7 @@ def test_only_the_crops_read_unsurely_are_read_again_in_four_turns(classifier, s
     assert 0 < unsure.sum() < len(images) // 2
     read = classifier.read(images)
     np.testing.assert_array_equal(read[~unsure], once[~unsure])
-    np.testing.assert_allclose(read[unsure], classifier(images[unsure], quarter_turns=True), atol=1e-6)
+    np.testing.assert_allclose(read[unsure], classifier.read_again(images[unsure], once[unsure]), atol=1e-6)
     np.testing.assert_array_equal(classifier.read(images, reread_below=0), once)
     np.testing.assert_array_equal(classifier.read(images, quarter_turns=True), classifier(images, quarter_turns=True))
     # What the detector reports is that reading (a blurred photo: some crops unsure).
@@ -105,6 +114,29 @@ def test_only_the_crops_read_unsurely_are_read_again_in_four_turns(classifier, s
     expected = raw[:, classifier.order] / raw[:, classifier.order].sum(axis=1, keepdims=True)
     np.testing.assert_allclose(detector.observe(blurred).probabilities, expected, atol=1e-6)
     assert (classifier(detector.extractor.extract(blurred).images).max(axis=1) < REREAD_BELOW).any()
+
+
+def test_a_second_read_averages_the_first_three_quarter_turns_and_the_crop_magnified(classifier, start_scene):
+    crops = Detector("xiangqi", start_scene.calibration, classifier=classifier).extractor.extract(start_scene.image)
+    images = np.stack([cv2.GaussianBlur(crop, (0, 0), 3) for crop in crops.images[:6]])
+    first = classifier(images)
+    views = [first] + [classifier(np.ascontiguousarray(np.rot90(images, turn, axes=(1, 2)))) for turn in (1, 2, 3)]
+    views.append(classifier(magnified(images, REREAD_MAGNIFIED)))
+    again = classifier.read_again(images, first)
+    np.testing.assert_allclose(again, np.mean(views, axis=0), atol=1e-6)
+    np.testing.assert_allclose(again.sum(axis=1), 1, atol=1e-5)
+    # The magnified view is its own: without it the reads differ.
+    assert not np.allclose(again, np.mean(views[:4], axis=0), atol=1e-4)
+
+
+def test_a_magnified_crop_shows_its_middle_larger():
+    crop = np.zeros((1, 64, 64, 3), np.uint8)
+    cv2.circle(crop[0], (32, 32), 20, (255, 255, 255), -1, lineType=cv2.LINE_AA)  # a disc, 41 px across
+    big = magnified(crop, 1.2)
+    assert big.shape == crop.shape
+    row = big[0, 32, :, 0] > 127  # across the middle: 1.2 × 41 ≈ 49 px of disc, still ringed by board
+    assert 47 <= row.sum() <= 51 and not row[0] and not row[-1]
+    np.testing.assert_array_equal(magnified(crop, 1.0), crop)
 
 
 def test_a_batch_cut_into_parts_reads_as_one_run_reads_it(classifier, start_scene):
