@@ -295,8 +295,8 @@ def _grid_side_down(variant, cal, frame, start: bool):
         turned = start_side_down(variant, cal, frame)
         why = "the start position reads the right way up"
     else:
-        observation = Detector(variant.name, cal, quarter_turns=True).observe(frame)
-        turned = home_side_down(variant, cal, frame, observation, quarter_turns=True)[0]
+        observation = Detector(variant.name, cal, thorough=True).observe(frame)
+        turned = home_side_down(variant, cal, frame, observation, thorough=True)[0]
         why = f"{HOME_PIECES[variant.name]} stand on their own side"
     if turned is not cal:
         typer.echo(f"{why} with the grid turned half round: turned", err=True)
@@ -359,15 +359,15 @@ def recognize(
             typer.echo(f"pieces measured: {_size_note(measured, sized is not cal)}", err=True)
         cal = sized
         adaptation = load_for_profile(calibration_file) if calibration_file and model is None else None
-        # One still photo: every crop is read turned four ways (pieces face any way).
-        observation = Detector(variant.name, cal, model, adaptation=adaptation, quarter_turns=True).observe(frame)
+        # One still photo: every crop is read twice, the second time in five views (Detector thorough).
+        observation = Detector(variant.name, cal, model, adaptation=adaptation, thorough=True).observe(frame)
         if cal.method == "grid":
             # A grid puts the first rank at the photo's bottom; from the other side, the pieces
             # that never leave home read on each other's side, and the board is read turned.
             from banco.locate import HOME_PIECES, home_side_down
 
             cal, observation, turned = home_side_down(variant, cal, frame, observation, model_path=model,
-                                                      adaptation=adaptation, quarter_turns=True)
+                                                      adaptation=adaptation, thorough=True)
             if turned:
                 typer.echo(f"{HOME_PIECES[variant.name]} stand on each other's side as the grid lies: "
                            "read turned half round", err=True)

@@ -14,7 +14,8 @@
 - Crops are read as the station reads them: once, and those read less surely than
   ``--reread-below`` (`vision.detector.REREAD_BELOW`) again, turned three ways and magnified,
   the five reads averaged (`PointClassifier.read_again`); ``--reread-below 0`` reads each crop
-  once, as the model alone does.
+  once, as the model alone does; ``--thorough`` reads every crop again, as `banco recognize`
+  reads one still photo.
 
 Run: ``python -m models.evaluate --game xiangqi --photos 500`` (or ``--game commander``, ``cotoan``).
 """
@@ -56,7 +57,7 @@ def legal_position(game: str, rng: random.Random) -> tuple[dict[Point, str], dic
 
 
 def evaluate_photos(game: str, photos: int, seed: int, model: Path | None = None, progress=None,
-                    legal: bool = False, quarter_turns: bool = False, knocked: float = 0.0,
+                    legal: bool = False, thorough: bool = False, knocked: float = 0.0,
                     reread_below: float = REREAD_BELOW) -> dict:
     rng = random.Random(seed)
     right = total = exact = stacked = stacked_right = 0
@@ -68,7 +69,7 @@ def evaluate_photos(game: str, photos: int, seed: int, model: Path | None = None
         position, stacks = legal_position(game, rng) if legal else (None, None)
         scene = render_scene(game, rng, position=position, stacks=stacks, split="test", hands=False)
         calibration = disturbed(scene.calibration, rng, knocked_radii=knocked)
-        detector = Detector(game, calibration, classifier=classifier, quarter_turns=quarter_turns,
+        detector = Detector(game, calibration, classifier=classifier, thorough=thorough,
                             reread_below=reread_below)
         observation = detector.observe(scene.image)
         whole = observation.placement() if legal else {}
@@ -107,7 +108,7 @@ def evaluate_photos(game: str, photos: int, seed: int, model: Path | None = None
 
 
 def evaluate_real_crops(game: str, folder: Path, backgrounds: list[np.ndarray], seed: int,
-                        model: Path | None = None, quarter_turns: bool = False, framed: bool = True,
+                        model: Path | None = None, thorough: bool = False, framed: bool = True,
                         knocked: float = 0.0, reread_below: float = REREAD_BELOW) -> dict:
     """Top-1 on the real crops, each framed by its disc as the station frames by the piece
     radius (`models.synth.dataset.disc_of`), or pasted whole as the set framed it; with
@@ -121,7 +122,7 @@ def evaluate_real_crops(game: str, folder: Path, backgrounds: list[np.ndarray], 
         images = [cv2.imread(str(p), cv2.IMREAD_COLOR) for p in sorted(class_dir.iterdir())]
         crops = np.array([paste_real_crop(img, rng.choice(backgrounds), rng, framed, off_centre_radii=knocked)
                           for img in images if img is not None])
-        probabilities = classifier.read(crops, quarter_turns, reread_below)
+        probabilities = classifier.read(crops, thorough, reread_below)
         # The occluded class is not an answer for a crop that shows a whole piece.
         if OCCLUDED in names:
             probabilities[:, names.index(OCCLUDED)] = 0
@@ -159,8 +160,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=20261129)
     parser.add_argument("--model", type=Path, default=None)
     parser.add_argument("--legal", action="store_true", help="positions from random legal games, read two ways")
-    parser.add_argument("--quarter-turns", action="store_true",
-                        help="read every crop turned four ways and average, as banco recognize does")
+    parser.add_argument("--thorough", "--quarter-turns", dest="thorough", action="store_true",
+                        help="read every crop a second time in five views, as banco recognize does "
+                        "(--quarter-turns: the name from when it read four turns, until 2026-12-05)")
     parser.add_argument("--knocked", type=float, default=0.0, metavar="R",
                         help="cut every crop off-centre by up to R piece radii, as from a bumped board")
     parser.add_argument("--reread-below", type=float, default=REREAD_BELOW, metavar="P",
@@ -172,7 +174,7 @@ def main() -> None:
     if not 0 <= args.knocked <= 2:
         parser.error(f"--knocked is in piece radii, from 0 to 2, not {args.knocked}")
     result = evaluate_photos(args.game, args.photos, args.seed, args.model, legal=args.legal,
-                             quarter_turns=args.quarter_turns, knocked=args.knocked, reread_below=args.reread_below)
+                             thorough=args.thorough, knocked=args.knocked, reread_below=args.reread_below)
     kind = "legal positions" if args.legal else "random placements"
     if args.knocked:
         kind += f", every crop off-centre by up to {args.knocked:g} piece radii"
@@ -190,13 +192,13 @@ def main() -> None:
     print("\n".join(per_class_lines(result["confusion"])))
     if args.game == "xiangqi" and (REAL_CROPS / "valid").is_dir():
         real = evaluate_real_crops(args.game, REAL_CROPS / "valid", result["backgrounds"], args.seed, args.model,
-                                   args.quarter_turns, knocked=args.knocked, reread_below=args.reread_below)
+                                   args.thorough, knocked=args.knocked, reread_below=args.reread_below)
         off = f", off-centre by up to {args.knocked:g} radii" if args.knocked else ""
         print(f"real photographed crops (valid), each framed by its disc{off}: {real['crops']}, "
               f"top-1 {real['top1']:.2%}")
         print("\n".join(confusion_lines(real["confusion"])) or "  none")
         whole = evaluate_real_crops(args.game, REAL_CROPS / "valid", result["backgrounds"], args.seed, args.model,
-                                    args.quarter_turns, framed=False, reread_below=args.reread_below)
+                                    args.thorough, framed=False, reread_below=args.reread_below)
         print(f"  the same pasted whole, as the set framed them (many loosely): top-1 {whole['top1']:.2%}")
 
 

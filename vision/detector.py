@@ -184,28 +184,23 @@ class PointClassifier:
     def has_embedding(self) -> bool:
         return self.embedding_name is not None
 
-    def __call__(self, crops: np.ndarray, quarter_turns: bool = False) -> np.ndarray:
-        """Raw model probabilities for a batch of BGR crops (N × S × S × 3); with `quarter_turns`,
-        the mean of the reads of the crops turned by 0, 90, 180 and 270°."""
-        if not quarter_turns:
-            return self._softened(self._run([self.probabilities_name], crops)[0])
-        # One run over the four turns stacked: a few unsure crops cost one call, not four.
-        turned = np.concatenate([np.rot90(crops, turn, axes=(1, 2)) for turn in (0, 1, 2, 3)])
-        reads = self._run([self.probabilities_name], turned)[0].reshape(4, len(crops), -1)
-        return self._softened(reads.mean(axis=0))
+    def __call__(self, crops: np.ndarray) -> np.ndarray:
+        """Model probabilities (softened by the model's temperature) for a batch of BGR crops
+        (N × S × S × 3), each read once."""
+        return self._softened(self._run([self.probabilities_name], crops)[0])
 
-    def read(self, crops: np.ndarray, quarter_turns: bool = False, reread_below: float = REREAD_BELOW,
+    def read(self, crops: np.ndarray, thorough: bool = False, reread_below: float = REREAD_BELOW,
              first: np.ndarray | None = None) -> np.ndarray:
         """Probabilities as the station reads crops: each once (`first`, if that read is made
         already), and those whose likeliest class is below `reread_below` again (`read_again`);
-        with `quarter_turns`, every crop as the mean of four quarter turns."""
-        if quarter_turns:
-            return self(crops, quarter_turns=True)
+        `thorough`, as one still photo affords, every crop again."""
         probabilities = self(crops) if first is None else first
-        unsure = np.flatnonzero(self.unsure(probabilities, reread_below))
-        if len(unsure):
+        again = np.ones(len(crops), bool) if thorough else self.unsure(probabilities, reread_below)
+        if again.all():
+            return self.read_again(crops, probabilities)
+        if again.any():
             probabilities = probabilities.copy()
-            probabilities[unsure] = self.read_again(crops[unsure], probabilities[unsure])
+            probabilities[again] = self.read_again(crops[again], probabilities[again])
         return probabilities
 
     def read_again(self, crops: np.ndarray, first: np.ndarray) -> np.ndarray:
@@ -214,7 +209,7 @@ class PointClassifier:
         (a round piece may face any way) and magnified by `REREAD_MAGNIFIED` (its glyph larger),
         the four new ones in one run: a few unsure crops cost one call."""
         views = [np.rot90(crops, turn, axes=(1, 2)) for turn in (1, 2, 3)] + [magnified(crops, REREAD_MAGNIFIED)]
-        reads = self._softened(self._run([self.probabilities_name], np.concatenate(views))[0])
+        reads = self(np.concatenate(views))
         return (first + reads.reshape(len(views), len(crops), -1).sum(axis=0)) / (len(views) + 1)
 
     @staticmethod
@@ -256,13 +251,13 @@ class Detector:
 
     def __init__(self, game: str, calibration: Calibration, model_path: Path | None = None,
                  classifier: PointClassifier | None = None, adaptation: Adaptation | None = None,
-                 quarter_turns: bool = False, reread_below: float = REREAD_BELOW) -> None:
-        """With `quarter_turns`, every crop is read four times, turned by 0, 90, 180 and 270°, and
-        the answers averaged: a round piece may face any way, and one still photo can afford four
-        reads where a live camera cannot (`models.evaluate` measures what it buys). Without, only
-        the crops read less surely than `reread_below` are (`PointClassifier.read`)."""
+                 thorough: bool = False, reread_below: float = REREAD_BELOW) -> None:
+        """`thorough`: every crop is read a second time as the station reads the crops it is
+        unsure of (`PointClassifier.read_again`, five views averaged): one still photo can afford
+        what a live camera cannot (`models.evaluate --thorough` measures what it buys). Otherwise
+        only the crops read less surely than `reread_below` are (`PointClassifier.read`)."""
         self.classifier = classifier or PointClassifier(game, model_path)
-        self.quarter_turns = quarter_turns
+        self.thorough = thorough
         self.reread_below = reread_below
         self.game = game
         self.calibration = calibration
@@ -311,9 +306,9 @@ class Detector:
         if self.adaptation is not None and self.adaptation.needs_features:
             raw, embeddings = c.probabilities_and_embeddings(crops.images)
             # the embeddings stay those of the crops as cut
-            raw = c.read(crops.images, self.quarter_turns, self.reread_below, first=raw)
+            raw = c.read(crops.images, self.thorough, self.reread_below, first=raw)
         else:
-            raw = c.read(crops.images, self.quarter_turns, self.reread_below)
+            raw = c.read(crops.images, self.thorough, self.reread_below)
         if c.occluded_index is not None:
             occluded = raw[:, c.occluded_index] >= OCCLUSION_THRESHOLD
         else:

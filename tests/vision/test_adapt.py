@@ -95,8 +95,8 @@ class _DigitBlindClassifier(PointClassifier):
                 raw[:, k] *= 0.2
         return raw
 
-    def __call__(self, crops: np.ndarray, quarter_turns: bool = False) -> np.ndarray:
-        return self._blind(super().__call__(crops, quarter_turns))
+    def __call__(self, crops: np.ndarray) -> np.ndarray:
+        return self._blind(super().__call__(crops))
 
     def probabilities_and_embeddings(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         raw, embeddings = super().probabilities_and_embeddings(crops)

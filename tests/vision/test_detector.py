@@ -87,12 +87,19 @@ def test_held_out_photos_are_mostly_read_right(classifier):
     assert right / total >= MIN_POINT_ACCURACY
 
 
-def test_reading_four_quarter_turns_does_not_care_which_way_a_piece_faces(classifier, start_scene):
+def test_a_thorough_read_reads_every_crop_again(classifier, start_scene):
+    """One still photo (`banco recognize`) reads every crop a second time, in five views."""
     crops = Detector("xiangqi", start_scene.calibration, classifier=classifier).extractor.extract(start_scene.image)
-    turned = np.rot90(crops.images, 1, axes=(1, 2))
-    once, once_turned = classifier(crops.images), classifier(turned)
-    assert not np.allclose(once, once_turned, atol=1e-3)  # one read does care
-    assert np.allclose(classifier(crops.images, quarter_turns=True), classifier(turned, quarter_turns=True), atol=1e-5)
+    once = classifier(crops.images)
+    thorough = classifier.read(crops.images, thorough=True)
+    np.testing.assert_allclose(thorough, classifier.read_again(crops.images, once), atol=1e-6)
+    assert not np.allclose(thorough, once, atol=1e-4)
+    # The read made already is reused, not made again.
+    np.testing.assert_allclose(classifier.read(crops.images, thorough=True, first=once), thorough, atol=1e-6)
+    detector = Detector("xiangqi", start_scene.calibration, classifier=classifier, thorough=True)
+    observed = detector.observe(start_scene.image)
+    expected = thorough[:, classifier.order] / thorough[:, classifier.order].sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(observed.probabilities, expected, atol=1e-6)
 
 
 def test_only_the_crops_read_unsurely_are_read_again(classifier, start_scene):
@@ -106,7 +113,6 @@ def test_only_the_crops_read_unsurely_are_read_again(classifier, start_scene):
     np.testing.assert_array_equal(read[~unsure], once[~unsure])
     np.testing.assert_allclose(read[unsure], classifier.read_again(images[unsure], once[unsure]), atol=1e-6)
     np.testing.assert_array_equal(classifier.read(images, reread_below=0), once)
-    np.testing.assert_array_equal(classifier.read(images, quarter_turns=True), classifier(images, quarter_turns=True))
     # What the detector reports is that reading (a blurred photo: some crops unsure).
     blurred = cv2.GaussianBlur(start_scene.image, (0, 0), 2.5)
     detector = Detector("xiangqi", start_scene.calibration, classifier=classifier)
@@ -197,7 +203,7 @@ def misread_start():
         corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in grid)
         cal = Calibration.from_corners(layout, parse_corners(corners), (1280, 720),
                                        piece_height_mm=usual_thickness_mm(layout.pitch_mm))
-        alone = Detector("xiangqi", cal, classifier=classifier, quarter_turns=True).observe(scene.image)
+        alone = Detector("xiangqi", cal, classifier=classifier, thorough=True).observe(scene.image)
         try:
             variant.board(f"{alone.board_fen(9, 10)} w - - 0 1")
         except InvalidFenError:
