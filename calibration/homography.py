@@ -124,6 +124,21 @@ class Calibration:
         px = self.sheet_to_pixels(ring)
         return float((np.linalg.norm(px[0] - px[1]) + np.linalg.norm(px[2] - px[3])) / 4)
 
+    def unframed_points(self) -> tuple[list[Point], list[Point]]:
+        """The points this camera does not wholly show: those whose piece centre lies outside the
+        image, and those whose piece's disc its edge cuts (the centre inside, nearer an edge than
+        the piece's radius). The station reads the first as unseen and the second less surely."""
+        width, height = self.image_size
+        outside, cut = [], []
+        for point in self.all_points():
+            x, y = self.piece_center_pixel(point)
+            inside_by = min(x, y, width - 1 - x, height - 1 - y)
+            if inside_by < 0:
+                outside.append(point)
+            elif inside_by < self.piece_radius_px(point):
+                cut.append(point)
+        return outside, cut
+
     def grid_corners_px(self) -> np.ndarray:
         return self.sheet_to_pixels(np.array([self.layout.point_mm(p) for p in self.layout.corner_points()]))
 

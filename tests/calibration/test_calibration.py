@@ -221,3 +221,46 @@ def test_cli_print_board_and_calibrate_from_a_photo(tmp_path, layout):
         result = banco("calibrate", *args, "--out", str(out))
         assert result.returncode == 2 and words in result.stderr and "Traceback" not in result.stderr
         assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_calibrate_warns_of_points_the_photo_does_not_wholly_show(tmp_path, layout):
+    import subprocess
+    import sys
+
+    photo = tmp_path / "table.png"
+    cv2.imwrite(str(photo), np.full((480, 640, 3), 150, np.uint8))
+    out = tmp_path / "cal.json"
+
+    def calibrate(corners):
+        return subprocess.run([sys.executable, "-m", "banco", "calibrate", "--game", "xiangqi", "--image", str(photo),
+                               "--corners", corners, "--out", str(out)], capture_output=True, text=True)
+
+    # The whole grid well inside the photo: no warning.
+    framed = calibrate("220,440 420,440 420,40 220,40")
+    assert framed.returncode == 0, framed.stderr
+    assert "warning" not in framed.stderr
+    # Corners must lie in the photo, so it is the last rank (a9 … i9), 3 px from the top edge, whose
+    # pieces the edge cuts (pitch about 47 px, radius about 20 px); the rank below is whole.
+    cropped = calibrate("220,450 420,450 420,3 220,3")
+    assert cropped.returncode == 0, cropped.stderr
+    warning = [line for line in cropped.stderr.splitlines() if line.startswith("warning:")]
+    assert len(warning) == 1, cropped.stderr
+    assert "the photo's edge cuts the pieces on 9 point(s), read less surely: a9, b9, c9" in warning[0]
+    assert "a8" not in warning[0] and "outside the photo" not in warning[0]
+    assert load(out).image_size == (640, 480)  # the profile is still written
+
+
+def test_unframed_points_are_those_outside_and_those_the_edge_cuts(layout):
+    from dataclasses import replace
+
+    g = layout.geometry
+    cal = Calibration.from_corners(layout, [(100, 900), (700, 900), (700, 100), (100, 100)], (800, 1000))
+    assert cal.unframed_points() == ([], [])
+    # The same view, the photo cut just above the second-to-last rank: the last rank is outside,
+    # the one below it has its discs cut.
+    rank_y = cal.piece_center_pixel(Point(0, g.ranks - 2))[1]
+    shift = np.array([[1, 0, 0], [0, 1, -(round(rank_y) - 5)], [0, 0, 1]], float)
+    cut_photo = replace(cal, image_size=(800, 1000 - round(rank_y) + 5), homography=shift @ cal.homography)
+    outside, cut = cut_photo.unframed_points()
+    assert outside == [Point(f, g.ranks - 1) for f in range(g.files)]
+    assert cut == [Point(f, g.ranks - 2) for f in range(g.files)]
