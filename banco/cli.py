@@ -254,7 +254,8 @@ def calibrate(
     size = _size_note(measured, reframed) if measured is not None else "the usual size: no pieces found to measure"
     typer.echo(f"{cal.method}: viewing angle {data['viewing_angle_deg']}°, "
                f"piece radius {data['piece_radius_px']} px ({size}){found}")
-    _warn_unframed(games.get(game).geometry, cal)
+    if cal.framing_warning():
+        typer.echo(f"warning: {cal.framing_warning()}", err=True)
     if report is not None:
         typer.echo(report.summary())
         if report.helps:
@@ -283,25 +284,6 @@ def serve(
     if settings.token_generated:
         typer.echo(f"referee token: {settings.referee_token}", err=True)
     uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
-
-
-def _warn_unframed(geometry, cal) -> None:
-    """Say which points the camera does not wholly show: a game played so stalls or guesses there."""
-    outside, cut = cal.unframed_points()
-    if not outside and not cut:
-        return
-
-    def named(points):
-        shown = ", ".join(geometry.point_name(p) for p in points[:12])
-        return shown + (f" and {len(points) - 12} more" if len(points) > 12 else "")
-
-    parts = []
-    if outside:
-        parts.append(f"{len(outside)} point(s) lie outside the photo, never read: {named(outside)}")
-    if cut:
-        parts.append(f"the photo's edge cuts the pieces on {len(cut)} point(s), read less surely: {named(cut)}")
-    typer.echo("warning: " + "; ".join(parts) + ". Move the camera back or turn it until the whole board "
-               "shows with a piece's width to spare.", err=True)
 
 
 def _grid_side_down(variant, cal, frame, start: bool):

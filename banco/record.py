@@ -47,6 +47,7 @@ class Recording:
     events: list = field(default_factory=list)
     frames: int = 0
     located: str = ""  # how the board was found: the profile, its markers, its grid
+    framing: str = ""  # the points the camera does not wholly show (`Calibration.framing_warning`)
     # Occlusions noted since the last move: a move committed after them has resolved them.
     open_occlusions: list = field(default_factory=list)
 
@@ -207,7 +208,7 @@ def record_video(video: Path, game: str, *, calibration: Path | None = None, clo
     # A knocked board is found again by its markers (a board without them: nothing happens).
     tracker = MoveTracker(variant.name, board, detector, cal, commit_on_press=bool(presses), locator=BoardLocator(cal),
                           adapt_at_start=True)
-    recording = Recording(variant.name, board.copy(), board.fen())
+    recording = Recording(variant.name, board.copy(), board.fen(), framing=cal.framing_warning())
     if calibration is not None:
         recording.located = f"from {calibration}"
     elif cal.method == "grid":
@@ -338,6 +339,8 @@ def register(app, fail) -> None:
             fail(str(error))
         notes = sum(len(v) for v in recording.comments.values())
         typer.echo(f"board {recording.located}; {len(recording.san)} moves, {notes} events noted", err=True)
+        if recording.framing:
+            typer.echo(f"warning: {recording.framing}", err=True)
         typer.echo(str(out))
 
 

@@ -139,6 +139,25 @@ class Calibration:
                 cut.append(point)
         return outside, cut
 
+    def framing_warning(self) -> str:
+        """One sentence naming the points this camera does not wholly show and what to do; empty
+        when it shows them all."""
+        outside, cut = self.unframed_points()
+        if not outside and not cut:
+            return ""
+
+        def named(points: list[Point]) -> str:
+            shown = ", ".join(self.layout.geometry.point_name(p) for p in points[:12])
+            return shown + (f" and {len(points) - 12} more" if len(points) > 12 else "")
+
+        parts = []
+        if outside:
+            parts.append(f"{len(outside)} point(s) lie outside the photo, never read: {named(outside)}")
+        if cut:
+            parts.append(f"the photo's edge cuts the pieces on {len(cut)} point(s), read less surely: {named(cut)}")
+        return ("; ".join(parts) + ". Move the camera back or turn it until the whole board shows with a "
+                "piece's width to spare.")
+
     def grid_corners_px(self) -> np.ndarray:
         return self.sheet_to_pixels(np.array([self.layout.point_mm(p) for p in self.layout.corner_points()]))
 

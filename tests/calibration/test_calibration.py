@@ -264,3 +264,8 @@ def test_unframed_points_are_those_outside_and_those_the_edge_cuts(layout):
     outside, cut = cut_photo.unframed_points()
     assert outside == [Point(f, g.ranks - 1) for f in range(g.files)]
     assert cut == [Point(f, g.ranks - 2) for f in range(g.files)]
+    warning = cut_photo.framing_warning()
+    assert warning.startswith(f"{g.files} point(s) lie outside the photo, never read: "
+                              f"{g.point_name(Point(0, g.ranks - 1))}, ")
+    assert f"the photo's edge cuts the pieces on {g.files} point(s)" in warning
+    assert cal.framing_warning() == ""
