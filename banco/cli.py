@@ -254,8 +254,8 @@ def calibrate(
     size = _size_note(measured, reframed) if measured is not None else "the usual size: no pieces found to measure"
     typer.echo(f"{cal.method}: viewing angle {data['viewing_angle_deg']}°, "
                f"piece radius {data['piece_radius_px']} px ({size}){found}")
-    if cal.framing_warning():
-        typer.echo(f"warning: {cal.framing_warning()}", err=True)
+    if framing := cal.framing_warning():
+        typer.echo(f"warning: {framing}", err=True)
     if report is not None:
         typer.echo(report.summary())
         if report.helps:

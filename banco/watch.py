@@ -115,8 +115,8 @@ def watch(
             app, settings, game_id = _embedded_record(variant, game_id, database, control, white, black)
             port = free_port(host, port)
         cal = _calibration(variant, calibration, spec)
-        if cal.framing_warning():
-            typer.echo(f"warning: {cal.framing_warning()}", err=True)
+        if framing := cal.framing_warning():
+            typer.echo(f"warning: {framing}", err=True)
         detector = Detector(variant.name, cal, adaptation=load_for_profile(calibration) if calibration else None)
     except (ValueError, OSError) as error:
         _fail(str(error))

@@ -124,19 +124,26 @@ class Calibration:
         px = self.sheet_to_pixels(ring)
         return float((np.linalg.norm(px[0] - px[1]) + np.linalg.norm(px[2] - px[3])) / 4)
 
+    def frame_margins_px(self) -> dict[Point, float]:
+        """Per point, how far inside the image the centre of a piece's top lies: pixels to the
+        nearest edge, negative outside."""
+        width, height = self.image_size
+        margins = {}
+        for point in self.all_points():
+            x, y = self.piece_center_pixel(point)
+            margins[point] = min(x, y, width - 1 - x, height - 1 - y)
+        return margins
+
     def unframed_points(self) -> tuple[list[Point], list[Point]]:
         """The points this camera does not wholly show: those whose piece centre lies outside the
         image, and those whose piece's disc its edge cuts (the centre inside, nearer an edge than
         the piece's radius). The station reads the first as unseen and the second less surely."""
-        width, height = self.image_size
-        outside, cut = [], []
-        for point in self.all_points():
-            x, y = self.piece_center_pixel(point)
-            inside_by = min(x, y, width - 1 - x, height - 1 - y)
-            if inside_by < 0:
-                outside.append(point)
-            elif inside_by < self.piece_radius_px(point):
-                cut.append(point)
+        margins = self.frame_margins_px()
+        # Outside as the station has it (`outside_frame`): the crop of such a point is never read.
+        unseen = outside_frame([self.piece_center_pixel(p) for p in margins], self.image_size[::-1])
+        outside = [p for p, out in zip(margins, unseen, strict=True) if out]
+        cut = [p for p, out in zip(margins, unseen, strict=True)
+               if not out and margins[p] < self.piece_radius_px(p)]
         return outside, cut
 
     def framing_warning(self) -> str:
@@ -243,6 +250,13 @@ class Calibration:
         """The angle between the camera's axis and the board's normal (0 = straight above)."""
         _, rotation, _ = self.pose()
         return float(math.degrees(math.acos(min(1.0, abs(rotation[2, 2])))))
+
+
+def outside_frame(pixels: np.ndarray, frame_shape: tuple[int, ...]) -> np.ndarray:
+    """Per (x, y) pixel, whether it lies outside a frame of `frame_shape` (height, width, ...)."""
+    height, width = frame_shape[:2]
+    x, y = np.asarray(pixels, float).reshape(-1, 2).T
+    return (x < 0) | (y < 0) | (x >= width) | (y >= height)
 
 
 def _as_points(values: Sequence[Sequence[float]], what: str) -> list[tuple[float, float]]:

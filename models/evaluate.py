@@ -81,7 +81,7 @@ def evaluate_photos(game: str, photos: int, seed: int, model: Path | None = None
         whole = observation.placement() if legal else {}
         board_right = whole_board_right = True
         board_right_but_edge = whole_right_but_edge = True
-        on_edge = on_photo_edge(scene, observation.points)
+        on_edge = on_photo_edge(scene.calibration, observation.points)
         for index, point in enumerate(observation.points):
             truth = scene.labels[point]
             either = {truth, OCCLUDED, scene.pieces.get(point, EMPTY)} if on_edge[index] else {truth}
@@ -123,14 +123,11 @@ def evaluate_photos(game: str, photos: int, seed: int, model: Path | None = None
             "whole_board_exact_but_edge": whole_edge_exact / max(photos, 1)}
 
 
-def on_photo_edge(scene, points) -> np.ndarray:
-    """Per point, whether the photo's edge cuts the disc of a piece on it: the true centre of
-    its top within one piece radius of the edge, inside or out."""
-    height, width = scene.image.shape[:2]
-    radius = scene.calibration.piece_radius_px()
-    x, y = np.array([scene.calibration.piece_center_pixel(p) for p in points], float).T
-    inside_by = np.minimum.reduce([x, y, width - 1 - x, height - 1 - y])
-    return np.abs(inside_by) < radius
+def on_photo_edge(calibration, points) -> np.ndarray:
+    """Per point, whether the photo's edge cuts the disc of a piece on it: by the true
+    `calibration`, the centre of its top within one piece radius of the edge, inside or out."""
+    margins, radius = calibration.frame_margins_px(), calibration.piece_radius_px()
+    return np.array([abs(margins[p]) < radius for p in points])
 
 
 def evaluate_real_crops(game: str, folder: Path, backgrounds: list[np.ndarray], seed: int,

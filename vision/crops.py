@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from calibration import Calibration
+from calibration.homography import outside_frame
 from games import Point
 
 CROP_SIZE = 64
@@ -108,13 +109,6 @@ class CropExtractor:
         sampled, xy, fraction = self._sampling(frame)
         crops = cv2.remap(sampled, xy, fraction, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         return CropSet(self.points, crops.reshape(len(self.points), self.size, self.size, 3))
-
-
-def outside_frame(pixels: np.ndarray, frame_shape: tuple[int, ...]) -> np.ndarray:
-    """Per (x, y) pixel, whether it lies outside a frame of `frame_shape` (height, width, ...)."""
-    height, width = frame_shape[:2]
-    x, y = np.asarray(pixels, float).reshape(-1, 2).T
-    return (x < 0) | (y < 0) | (x >= width) | (y >= height)
 
 
 def _check_frame(frame: np.ndarray) -> None:

@@ -17,11 +17,11 @@ import cv2
 import numpy as np
 
 from calibration import Calibration
-from calibration.homography import usual_thickness_mm
+from calibration.homography import outside_frame, usual_thickness_mm
 from calibration.piece_size import strongest_circle
 from models.synth.scene import render_scene
 from vision.classes import EMPTY, classes
-from vision.crops import CROP_SIZE, CROP_SPAN_RADII, CropExtractor, outside_frame
+from vision.crops import CROP_SIZE, CROP_SPAN_RADII, CropExtractor
 
 # How far, in piece radii, a knocked board or a sloppily placed piece may sit off its crop's centre in
 # training data: past half a radius, where a station without markers reads a bumped board's pieces.

@@ -21,11 +21,11 @@ from PIL import Image
 
 import games
 from calibration import BoardLayout, Calibration
+from calibration.homography import outside_frame
 from calibration.printable import WATER, Line, Rect, board_shapes
 from games import Point
 from models.synth.pieces import render_piece
 from vision.classes import EMPTY, OCCLUDED, piece_classes
-from vision.crops import outside_frame
 
 
 @dataclass

@@ -15,18 +15,22 @@ def test_a_knock_out_of_range_is_refused_by_name():
 
 
 def test_a_point_is_on_the_photos_edge_when_the_edge_cuts_its_disc():
-    from types import SimpleNamespace
+    from dataclasses import replace
 
     import numpy as np
 
+    import games
+    from calibration import BoardLayout, Calibration
     from games import Point
     from models.evaluate import on_photo_edge
 
-    centres = {Point(0, 0): (50.0, 50.0),     # well inside
-               Point(1, 0): (5.0, 50.0),      # inside, its disc cut by the left edge
-               Point(2, 0): (-4.0, 50.0),     # outside, half its disc still in the photo
-               Point(3, 0): (-15.0, 50.0),    # outside, its disc wholly out
-               Point(4, 0): (150.0, 95.0)}    # inside, its disc cut by the bottom edge
-    calibration = SimpleNamespace(piece_radius_px=lambda: 10.0, piece_center_pixel=centres.__getitem__)
-    scene = SimpleNamespace(image=np.zeros((100, 200, 3), np.uint8), calibration=calibration)
-    assert on_photo_edge(scene, list(centres)).tolist() == [False, True, True, False, True]
+    layout = BoardLayout.for_game(games.get("xiangqi"))
+    whole = Calibration.from_corners(layout, [(100, 100), (500, 100), (500, 550), (100, 550)], (1000, 1000))
+    # The same view in a photo 300 px wide whose left edge lies 105 px to the right: files 50 px
+    # apart, file a at x = -5, b at 45, c at 95, g at 295 (4 px from the right edge), h at 345.
+    shift = np.array([[1, 0, -105], [0, 1, 0], [0, 0, 1]], float)
+    cal = replace(whole, image_size=(300, 1000), homography=shift @ whole.homography)
+    radius = cal.piece_radius_px()
+    assert 10 < radius < 40  # as the expectations below need
+    points = [Point(0, 4), Point(1, 4), Point(2, 4), Point(6, 4), Point(7, 4)]
+    assert on_photo_edge(cal, points).tolist() == [True, False, False, True, False]
