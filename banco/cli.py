@@ -323,7 +323,7 @@ def recognize(
 
     from calibration import BoardLayout, Calibration, parse_corners
     from calibration.camera import read_image
-    from calibration.homography import usual_thickness_mm
+    from calibration.homography import outside_frame, usual_thickness_mm
     from calibration.piece_size import sized_to_pieces
     from calibration.profile import load
     from vision.adapt import load_for_profile
@@ -385,12 +385,10 @@ def recognize(
     if as_json:
         typer.echo(json.dumps({"game": variant.name, "fen": fen, "points": points}))
     else:
-        height, width = frame.shape[:2]
-        unframed = set()
-        for p in points:
-            x, y = cal.piece_center_pixel(games.Point(p["file"], p["rank"]))
-            if not (0 <= x < width and 0 <= y < height):
-                unframed.add((p["file"], p["rank"]))
+        # Against this photo, which may be smaller than the one the profile was made on.
+        at = [games.Point(p["file"], p["rank"]) for p in points]
+        unseen = outside_frame([cal.piece_center_pixel(point) for point in at], frame.shape)
+        unframed = {(point.file, point.rank) for point, out in zip(at, unseen, strict=True) if out}
         if unframed:
             names = ", ".join(g.point_name(games.Point(*at)) for at in sorted(unframed)[:12])
             typer.echo(f"{len(unframed)} point(s) outside the photo, not read (empty in the FEN): {names}", err=True)

@@ -66,6 +66,9 @@ class AdaptationOut(BaseModel):
     summary: str
     adaptation: str  # base64 of the .npz file: write it beside the profile and name it there
     profile_key: str  # the profile's JSON key that names the file
+    framing: str = Field(description="`banco calibrate`'s warning of the points this camera does not wholly "
+                         "show (outside the photos, or cut by their edge), and what to do; empty when it shows "
+                         "them all")
 
 
 def _adapt(game: str, body: AdaptationIn) -> AdaptationOut:
@@ -98,7 +101,8 @@ def _adapt(game: str, body: AdaptationIn) -> AdaptationOut:
     buffer = io.BytesIO()
     report.adaptation.save(buffer)
     return AdaptationOut(game=game, report=report.to_json(), summary=report.summary(),
-                         adaptation=base64.b64encode(buffer.getvalue()).decode("ascii"), profile_key=PROFILE_KEY)
+                         adaptation=base64.b64encode(buffer.getvalue()).decode("ascii"), profile_key=PROFILE_KEY,
+                         framing=calibration.framing_warning())
 
 
 @router.post("/api/games/{game_id}/station/adaptation", response_model=AdaptationOut,

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import games
-from calibration.profile import to_dict
+from calibration.profile import from_dict, to_dict
 from models.synth.stage import Stage
 from models.synth.video import seen
 from tests.server.conftest import REFEREE_HEADERS, new_game
@@ -47,7 +47,24 @@ def test_a_station_adapts_its_set_from_a_start_photo(client, start_view):
     assert out["report"]["adapted_accuracy"] >= out["report"]["model_accuracy"]
     adaptation = Adaptation.load(io.BytesIO(base64.b64decode(out["adaptation"])))
     assert adaptation.game == "xiangqi" and adaptation.templates is not None
+    assert out["framing"] == ""  # the camera shows every point whole
     assert client.post(url, json=body, headers=REFEREE_HEADERS).status_code == 200
+
+
+def test_adaptation_names_the_points_the_camera_does_not_wholly_show(client, start_view):
+    """The same view moved left until the photo's edge cuts the a-file: the answer repeats
+    `banco calibrate`'s warning, and still adapts from the points it shows."""
+    start, _, profile = start_view
+    shift = np.array([[1.0, 0.0, -220.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+    moved = cv2.warpAffine(start, shift[:2], (start.shape[1], start.shape[0]), borderMode=cv2.BORDER_REPLICATE)
+    moved_profile = profile | {"homography": (shift @ np.array(profile["homography"])).tolist()}
+    game_id, station = new_game(client)
+    answer = client.post(f"/api/games/{game_id}/station/adaptation",
+                         json={"calibration": moved_profile, "photos": [_jpeg(moved)]}, headers=station)
+    assert answer.status_code == 200, answer.text
+    framing = answer.json()["framing"]
+    assert framing == from_dict(moved_profile).framing_warning()
+    assert "cuts the pieces on" in framing and "a9" in framing and "Move the camera back" in framing, framing
 
 
 def test_adaptation_route_needs_a_key_and_good_photos(client, start_view):
