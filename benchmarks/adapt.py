@@ -199,9 +199,11 @@ def main() -> None:
             print(f"  {scenario}:")
             for name, values in rows.items():
                 points, pieces, boards = (np.mean([v[i] for v in values]) for i in range(3))
-                ratio = (1 - points) / max(1 - model_points, 1e-9)
+                # A ratio to no errors at all is no figure: say so instead of dividing by almost nothing.
+                ratio = (f"errors × {(1 - points) / (1 - model_points):.2f} of the model's" if model_points < 1
+                         else "errors: the model made none")
                 print(f"    {name:<28} points {points:8.2%}  pieces {pieces:7.2%}  boards exact {boards:6.1%}  "
-                      f"errors × {ratio:.2f} of the model's")
+                      f"{ratio}")
         print()
 
 
