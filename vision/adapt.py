@@ -556,6 +556,10 @@ class AdaptationReport:
     seconds: float
     agreement: list[float] = field(default_factory=list)  # each photo's, with the start FEN
     unframed_points: int = 0  # points outside their photo, left out of fitting and measuring
+    # Held-out points with a piece on them. The templates re-weigh only what the model reads as
+    # a piece, so with none (one Cờ Toán start photo: each digit shows once a side, and only
+    # classes shown twice are halved) the accuracies are bound to tie and say nothing of them.
+    held_out_pieces: int | None = None
 
     @property
     def helps(self) -> bool:
@@ -574,6 +578,9 @@ class AdaptationReport:
             verdict = "; the adaptation read them worse, so the model is kept"
         unframed = (f"; {self.unframed_points} point(s) outside the photo(s) left out"
                     if self.unframed_points else "")
+        if self.held_out_pieces == 0:
+            unframed += ("; none of those points holds a piece, so they cannot tell whether the adaptation "
+                         "reads the pieces better: give a second start photo")
         return (f"adapted to this set in {self.seconds:.1f} s; on {self.held_out} ({self.held_out_points} points): "
                 f"model {self.model_accuracy:.1%} → adapted {self.adapted_accuracy:.1%} of points right{verdict}"
                 f"{unframed}")
@@ -583,6 +590,7 @@ class AdaptationReport:
                 "model_accuracy": round(self.model_accuracy, 4),
                 "adapted_accuracy": round(self.adapted_accuracy, 4), "seconds": round(self.seconds, 2),
                 "start_agreement": [round(a, 4) for a in self.agreement], "unframed_points": self.unframed_points,
+                "held_out_pieces": self.held_out_pieces,
                 "method": self.adaptation.method, "classes": len(self.adaptation.classes),
                 "used": self.helps if used is None else used}
 
@@ -620,7 +628,8 @@ def adapt_to_start(classifier: PointClassifier, photos: Sequence[tuple[np.ndarra
     game = classifier.game
     samples = collect(classifier, photos, seed=seed, features=bool(components(method) & {"prototypes", "head"}))
     agreement = check_start_position(game, classes, samples, len(photos))
-    model_right = adapted_right = held = 0
+    model_right = adapted_right = held = pieces = 0
+    empty = list(classes).index(EMPTY)
     if len(photos) > 1:
         for number in range(len(photos)):
             test = (samples.photo == number) & samples.original
@@ -628,6 +637,7 @@ def adapt_to_start(classifier: PointClassifier, photos: Sequence[tuple[np.ndarra
             model_right += _accuracy(None, classes, samples, test) * test.sum()
             adapted_right += _accuracy(adaptation, classes, samples, test) * test.sum()
             held += int(test.sum())
+            pieces += int((test & (samples.labels != empty)).sum())
         what = "each start photo, adapted on the other(s)"
     else:
         fold_of_point = np.zeros(samples.points_per_photo, int)
@@ -638,13 +648,14 @@ def adapt_to_start(classifier: PointClassifier, photos: Sequence[tuple[np.ndarra
         model_right = _accuracy(None, classes, samples, test) * test.sum()
         adapted_right = _accuracy(adaptation, classes, samples, test) * test.sum()
         held = int(test.sum())
+        pieces = int((test & (samples.labels != empty)).sum())
         what = ("half the points of every class shown twice or more, adapted on the rest "
                 "(give a second start photo for a whole held-out photo)")
     final = fit(game, classes, samples, None, method)
     final.meta = {"photos": len(photos), "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     seconds = time.perf_counter() - began
     return AdaptationReport(final, what, held, model_right / max(held, 1), adapted_right / max(held, 1), seconds,
-                            agreement, samples.unframed)
+                            agreement, samples.unframed, pieces)
 
 
 # ---------------------------------------------------------------------------- profiles

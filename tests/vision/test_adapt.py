@@ -237,6 +237,27 @@ def test_two_start_photos_hold_out_a_whole_photo(weak_classifier, user_set):
     assert "each start photo" in report.held_out
     assert report.held_out_points == 2 * 99
     assert report.adapted_accuracy > report.model_accuracy and report.helps
+    pieces = sum(label != EMPTY for label in start_labels(GAME).values())
+    assert report.held_out_pieces == 2 * pieces and report.to_json()["held_out_pieces"] == 2 * pieces
+    assert "none of those points holds a piece" not in report.summary()
+
+
+def test_one_start_photo_says_when_its_held_out_points_hold_no_piece(adapted):
+    """One Cờ Toán start photo: every digit shows once a side, so only empty points are held
+    out, where the templates change nothing. The tie that follows is no evidence, and the line
+    says so instead of passing for a measure of the pieces."""
+    assert adapted.held_out_points > 0 and adapted.held_out_pieces == 0
+    assert adapted.to_json()["held_out_pieces"] == 0
+    assert ("none of those points holds a piece, so they cannot tell whether the adaptation reads the pieces "
+            "better: give a second start photo") in adapted.summary()
+
+
+def test_one_xiangqi_start_photo_holds_out_pieces():
+    """Cờ Tướng shows most kinds twice a side, so half of those pieces are held out and read."""
+    view = SetOfPieces("xiangqi", seed=1)
+    report = adapt_to_start(PointClassifier("xiangqi"), [(view.start(), view.calibration)])
+    assert report.held_out_pieces >= 10
+    assert "none of those points holds a piece" not in report.summary()
 
 
 def test_an_adaptation_that_reads_the_held_out_photo_worse_is_not_used(classifier):
