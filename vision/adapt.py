@@ -576,14 +576,14 @@ class AdaptationReport:
             verdict = "; the adaptation read them worse, but is used all the same"
         else:
             verdict = "; the adaptation read them worse, so the model is kept"
-        unframed = (f"; {self.unframed_points} point(s) outside the photo(s) left out"
-                    if self.unframed_points else "")
+        notes = (f"; {self.unframed_points} point(s) outside the photo(s) left out"
+                 if self.unframed_points else "")
         if self.held_out_pieces == 0:
-            unframed += ("; none of those points holds a piece, so they cannot tell whether the adaptation "
-                         "reads the pieces better: give a second start photo")
+            notes += ("; none of those points holds a piece, so they cannot tell whether the adaptation "
+                      "reads the pieces better: give a second start photo")
         return (f"adapted to this set in {self.seconds:.1f} s; on {self.held_out} ({self.held_out_points} points): "
                 f"model {self.model_accuracy:.1%} → adapted {self.adapted_accuracy:.1%} of points right{verdict}"
-                f"{unframed}")
+                f"{notes}")
 
     def to_json(self, used: bool | None = None) -> dict:
         return {"held_out": self.held_out, "held_out_points": self.held_out_points,
