@@ -551,15 +551,15 @@ class AdaptationReport:
     adaptation: Adaptation
     held_out: str  # what the accuracies were measured on
     held_out_points: int
+    # Of those, the ones with a piece on them. The templates re-weigh only what the model reads
+    # as a piece, so with none (one Cờ Toán start photo: each digit shows once a side, and only
+    # classes shown twice are halved) the accuracies are bound to tie and say nothing of them.
+    held_out_pieces: int
     model_accuracy: float  # the shipped model on the held-out points
     adapted_accuracy: float  # the adaptation fitted without them, on them
     seconds: float
     agreement: list[float] = field(default_factory=list)  # each photo's, with the start FEN
     unframed_points: int = 0  # points outside their photo, left out of fitting and measuring
-    # Held-out points with a piece on them. The templates re-weigh only what the model reads as
-    # a piece, so with none (one Cờ Toán start photo: each digit shows once a side, and only
-    # classes shown twice are halved) the accuracies are bound to tie and say nothing of them.
-    held_out_pieces: int | None = None
 
     @property
     def helps(self) -> bool:
@@ -628,16 +628,14 @@ def adapt_to_start(classifier: PointClassifier, photos: Sequence[tuple[np.ndarra
     game = classifier.game
     samples = collect(classifier, photos, seed=seed, features=bool(components(method) & {"prototypes", "head"}))
     agreement = check_start_position(game, classes, samples, len(photos))
-    model_right = adapted_right = held = pieces = 0
-    empty = list(classes).index(EMPTY)
+    model_right = adapted_right = 0
     if len(photos) > 1:
         for number in range(len(photos)):
             test = (samples.photo == number) & samples.original
             adaptation = fit(game, classes, samples, samples.photo != number, method)
             model_right += _accuracy(None, classes, samples, test) * test.sum()
             adapted_right += _accuracy(adaptation, classes, samples, test) * test.sum()
-            held += int(test.sum())
-            pieces += int((test & (samples.labels != empty)).sum())
+        held_out = samples.original  # every photo in turn
         what = "each start photo, adapted on the other(s)"
     else:
         fold_of_point = np.zeros(samples.points_per_photo, int)
@@ -647,15 +645,16 @@ def adapt_to_start(classifier: PointClassifier, photos: Sequence[tuple[np.ndarra
         adaptation = fit(game, classes, samples, fold == 0, method)
         model_right = _accuracy(None, classes, samples, test) * test.sum()
         adapted_right = _accuracy(adaptation, classes, samples, test) * test.sum()
-        held = int(test.sum())
-        pieces = int((test & (samples.labels != empty)).sum())
+        held_out = test
         what = ("half the points of every class shown twice or more, adapted on the rest "
                 "(give a second start photo for a whole held-out photo)")
     final = fit(game, classes, samples, None, method)
     final.meta = {"photos": len(photos), "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     seconds = time.perf_counter() - began
-    return AdaptationReport(final, what, held, model_right / max(held, 1), adapted_right / max(held, 1), seconds,
-                            agreement, samples.unframed, pieces)
+    held = int(held_out.sum())
+    pieces = int((held_out & (samples.labels != list(classes).index(EMPTY))).sum())
+    return AdaptationReport(final, what, held, pieces, model_right / max(held, 1), adapted_right / max(held, 1),
+                            seconds, agreement, samples.unframed)
 
 
 # ---------------------------------------------------------------------------- profiles
