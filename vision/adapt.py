@@ -394,6 +394,10 @@ class Samples:
     def face_crops(self, rows: np.ndarray) -> np.ndarray:
         return self.faces[self.photo[rows] * self.points_per_photo + self.point[rows]]
 
+    def holding_pieces(self, classes: Sequence[str]) -> np.ndarray:
+        """Per crop, whether its point holds a piece: its label (into `classes`) is not empty."""
+        return self.labels != list(classes).index(EMPTY)
+
 
 def collect(classifier: PointClassifier, photos: Sequence[tuple[np.ndarray, Calibration]],
             copies: int = AUGMENTED_COPIES, seed: int = 0, features: bool = True) -> Samples:
@@ -538,7 +542,7 @@ def fit(game: str, classes: Sequence[str], samples: Samples, rows: np.ndarray | 
     if "head" in parts:
         head_weights, head_bias = _fit_head(features, targets, len(shown))
     if "templates" in parts:
-        faces = rows & samples.original & (samples.labels != list(classes).index(EMPTY))
+        faces = rows & samples.original & samples.holding_pieces(classes)
         templates = GlyphTemplates.from_crops(samples.face_crops(faces), [classes[k] for k in samples.labels[faces]])
     return Adaptation(game, covered, centre, scale, prototypes, head_weights, head_bias, temperature,
                       model_weight, method, templates=templates, template_temperature=template_temperature,
@@ -652,7 +656,7 @@ def adapt_to_start(classifier: PointClassifier, photos: Sequence[tuple[np.ndarra
     final.meta = {"photos": len(photos), "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     seconds = time.perf_counter() - began
     held = int(held_out.sum())
-    pieces = int((held_out & (samples.labels != list(classes).index(EMPTY))).sum())
+    pieces = int((held_out & samples.holding_pieces(classes)).sum())
     return AdaptationReport(final, what, held, pieces, model_right / max(held, 1), adapted_right / max(held, 1),
                             seconds, agreement, samples.unframed)
 
