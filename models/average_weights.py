@@ -37,13 +37,17 @@ def average_weights(paths: list[Path], out: Path, shares: list[float] | None = N
     weights = np.array(shares, dtype=np.float64) / sum(shares)
     models = [onnx.load(str(path)) for path in paths]
     others = [{tensor.name: tensor for tensor in model.graph.initializer} for model in models[1:]]
+    names = {tensor.name for tensor in models[0].graph.initializer}
+    for path, named in zip(paths[1:], others, strict=True):
+        if set(named) != names:
+            odd = sorted(names ^ set(named))
+            raise MismatchedModelsError(f"{path} and {paths[0]} differ in the weights {', '.join(odd[:3])}"
+                                        f"{' …' if len(odd) > 3 else ''}: not one network")
     averaged = 0
     for tensor in models[0].graph.initializer:
         first = numpy_helper.to_array(tensor)
         arrays = [first]
         for path, named in zip(paths[1:], others, strict=True):
-            if tensor.name not in named:
-                raise MismatchedModelsError(f"{path} has no weight {tensor.name!r}: not the network of {paths[0]}")
             array = numpy_helper.to_array(named[tensor.name])
             if array.shape != first.shape or array.dtype != first.dtype:
                 raise MismatchedModelsError(f"weight {tensor.name!r} is {array.dtype} {array.shape} in {path} "

@@ -55,5 +55,11 @@ def test_models_of_different_networks_are_refused_by_name(tmp_path):
     other.write_bytes(float_model_path("commander").read_bytes())
     with pytest.raises(MismatchedModelsError, match="commander.onnx"):
         average_weights([float_model_path("cotoan"), other], tmp_path / "mean.onnx")
+    # A weight the first model lacks is refused too, not left out of the mean.
+    extra = onnx.load(str(float_model_path("cotoan")))
+    extra.graph.initializer.append(numpy_helper.from_array(np.zeros(3, np.float32), "spare"))
+    onnx.save(extra, str(tmp_path / "extra.onnx"))
+    with pytest.raises(MismatchedModelsError, match="spare"):
+        average_weights([float_model_path("cotoan"), tmp_path / "extra.onnx"], tmp_path / "mean.onnx")
     with pytest.raises(ValueError, match="two models"):
         average_weights([float_model_path("cotoan")], tmp_path / "mean.onnx")
