@@ -532,8 +532,16 @@ def test_a_lifted_piece_lights_its_legal_targets_until_it_is_put_back_or_its_mov
             seen[index] = {point for point in box[0].variant.geometry.points()
                            if frame is not None and frame.cell(point.file, point.rank) in (LIFTED, TARGET)}
 
+    def move_made():  # the camera waits (a loaded machine) until the station has taken h2e2
+        import time
+
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not (box and box[0].board.move_stack):
+            time.sleep(0.05)
+        time.sleep(0.5)
+
     def make_station():
-        station = Station(EmbeddedTarget(app, game_id), frames(30, pace=0.02),
+        station = Station(EmbeddedTarget(app, game_id), frames(30, pace=0.02, gaps={23: [move_made]}),
                           lambda board: Lifting("xiangqi", board, {20: ["h2e2"]}), on_frame=look, exit_at_end=True)
         box.append(station)
         return station
