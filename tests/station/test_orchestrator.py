@@ -12,6 +12,7 @@ from hardware.clock import TimeControl
 from server.station.embedded import run_headless
 from server.station.orchestrator import Station
 from server.station.target import EmbeddedTarget
+from tests.hardware.conftest import wait_until
 from tests.station.doubles import ScriptedTracker, frames
 
 OPENING = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"]
@@ -535,10 +536,8 @@ def test_a_lifted_piece_lights_its_legal_targets_until_it_is_put_back_or_its_mov
     def move_made():  # the camera waits (a loaded machine) until the station has taken h2e2
         import time
 
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and not (box and box[0].board.move_stack):
-            time.sleep(0.05)
-        time.sleep(0.5)
+        wait_until(lambda: box and box[0].board.move_stack, timeout=30, what="the station to take h2e2")
+        time.sleep(0.5)  # and lights the board for it
 
     def make_station():
         station = Station(EmbeddedTarget(app, game_id), frames(30, pace=0.02, gaps={23: [move_made]}),
