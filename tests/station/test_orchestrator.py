@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 
 import pytest
 
@@ -169,8 +170,6 @@ def test_unplugged_clock_and_led_board_come_back_and_no_move_is_lost(app, make_g
     box = []
 
     def replugged():  # the camera waits (a slow machine) until both devices have come back
-        import time
-
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and not (box and box[0].clock.connected() and box[0].leds.connected()):
             time.sleep(0.1)
@@ -444,8 +443,6 @@ def run_with_relayed_clock(app, game_id, monkeypatch, tracker_script, presses, r
 
     def turn_of(side):
         def wait():  # the station has started (or the last press switched) the clock for `side`
-            import time
-
             deadline = time.monotonic() + 10
             while time.monotonic() < deadline and not (clocks and clocks[0].running is side):
                 time.sleep(0.01)
@@ -534,8 +531,6 @@ def test_a_lifted_piece_lights_its_legal_targets_until_it_is_put_back_or_its_mov
                            if frame is not None and frame.cell(point.file, point.rank) in (LIFTED, TARGET)}
 
     def move_made():  # the camera waits (a loaded machine) until the station has taken h2e2
-        import time
-
         wait_until(lambda: box and box[0].board.move_stack, timeout=30, what="the station to take h2e2")
         time.sleep(0.5)  # and lights the board for it
 
