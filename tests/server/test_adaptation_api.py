@@ -22,7 +22,7 @@ from vision.adapt import PROFILE_KEY, Adaptation
 def start_view():
     """A rendered Xiangqi start position (the game `new_game` opens) and its calibration."""
     # Seed 8: a view whose held-out points the adaptation reads better than the shipped model
-    # (97.7 % against 93.0 % with the eighth Cờ Tướng model, 95.3 % with the seventh). On seed
+    # (97.7 % against 95.3 % with the ninth Cờ Tướng model, 93.0 % with the eighth). On seed
     # 4's, the test's view until the seventh Cờ Tướng model, that model alone reads 97.7 % and
     # its adaptation 95.3 %, so the station rightly keeps the model.
     stage = Stage("xiangqi", random.Random(8), size=(640, 360), split="test")
