@@ -3,8 +3,7 @@
 Two fine-tuning runs from the same start land near each other, and the network whose weights
 are their mean often reads better than either (Wortsman et al., "Model soups: averaging weights
 of multiple fine-tuned models improves accuracy without increasing inference time", ICML 2022).
-Each game's shipped model is such a mean: the ninth Cờ Tướng and Cờ Tư Lệnh models each the
-eighth averaged with a round from it, the eighth Cờ Toán model three runs (`MODEL_CARD.md`):
+Each game's shipped model is such a mean (`MODEL_CARD.md` names the runs behind each):
 
 ``python -m models.average_weights models/cotoan-points.float.onnx run/cotoan.float.onnx
 --out models/cotoan-points.float.onnx`` (needs the `onnx` package of the ``[train]`` extra), then
