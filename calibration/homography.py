@@ -29,6 +29,15 @@ from games import Point
 DEFAULT_HEIGHT_RATIO = 0.5
 # Without a measured size, a piece's radius is this share of the point spacing (usual sets).
 DEFAULT_RADIUS_RATIO = 0.45
+# A piece that appears smaller than this radius shows its glyph a few pixels tall, and the
+# shipped models misread such points several times as often as pieces of 24 px or more,
+# however steep the view (model card, "Where the errors fall: small pieces", session 42).
+SMALL_PIECE_PX = 20.0
+# Views steeper than this (degrees off straight down) cost a game's reading several times its
+# errors even with large pieces: Cờ Tư Lệnh's stacks and fine symbols, 0.28 % of points misread
+# at 24 px or more under 30° against 0.66 % at 30–39° and 1.26 % beyond (same section). Cờ Tướng
+# and Cờ Toán lose far less to the angle itself than to the small far pieces it brings.
+STEEP_VIEW_DEG = {"commander": 30.0}
 
 
 def usual_thickness_mm(pitch_mm: float, radius_ratio: float = DEFAULT_RADIUS_RATIO) -> float:
@@ -153,17 +162,49 @@ class Calibration:
         if not outside and not cut:
             return ""
 
-        def named(points: list[Point]) -> str:
-            shown = ", ".join(self.layout.geometry.point_name(p) for p in points[:12])
-            return shown + (f" and {len(points) - 12} more" if len(points) > 12 else "")
-
         parts = []
         if outside:
-            parts.append(f"{len(outside)} point(s) lie outside the photo, never read: {named(outside)}")
+            parts.append(f"{len(outside)} point(s) lie outside the photo, never read: {self._named(outside)}")
         if cut:
-            parts.append(f"the photo's edge cuts the pieces on {len(cut)} point(s), read less surely: {named(cut)}")
+            parts.append(f"the photo's edge cuts the pieces on {len(cut)} point(s), read less surely: "
+                         f"{self._named(cut)}")
         return ("; ".join(parts) + ". Move the camera back or turn it until the whole board shows with a "
                 "piece's width to spare.")
+
+    def small_piece_points(self, below_px: float = SMALL_PIECE_PX) -> list[Point]:
+        """The points inside the photo where a piece appears smaller than `below_px` in radius
+        (the far side of a steep view, or a board far off in a coarse frame), in board order."""
+        outside = set(self.unframed_points()[0])
+        return [p for p in self.all_points() if p not in outside and self.piece_radius_px(p) < below_px]
+
+    def size_warning(self) -> str:
+        """One sentence naming the points whose pieces this camera sees too small to read surely
+        (`small_piece_points`) and what to do; empty when it sees every piece large enough."""
+        small = self.small_piece_points()
+        if not small:
+            return ""
+        smallest = f"the smallest {min(self.piece_radius_px(p) for p in small):.0f} px"
+        seen = len(self.all_points()) - len(self.unframed_points()[0])
+        where = (f"every piece appears under {SMALL_PIECE_PX:g} px in radius, {smallest}, and is" if len(small) == seen
+                 else f"the pieces on {len(small)} point(s) appear under {SMALL_PIECE_PX:g} px in radius, {smallest}, "
+                 f"and are")
+        named = "" if len(small) == seen else f": {self._named(small)}"
+        return (f"{where} misread several times as often{named}. Bring the camera nearer or more nearly above "
+                "the board, or capture at a higher resolution.")
+
+    def steep_warning(self) -> str:
+        """One sentence when this camera looks at the board more steeply than its game is read
+        surely at (`STEEP_VIEW_DEG`), and what to do; empty otherwise."""
+        limit = STEEP_VIEW_DEG.get(self.layout.geometry.name)
+        angle = self.viewing_angle_deg()
+        if limit is None or angle < limit:
+            return ""
+        return (f"the camera looks at the board {angle:.0f}° off straight down: beyond {limit:g}° this game's "
+                "pieces are misread several times as often. Raise the camera more nearly above the board.")
+
+    def _named(self, points: list[Point]) -> str:
+        shown = ", ".join(self.layout.geometry.point_name(p) for p in points[:12])
+        return shown + (f" and {len(points) - 12} more" if len(points) > 12 else "")
 
     def grid_corners_px(self) -> np.ndarray:
         return self.sheet_to_pixels(np.array([self.layout.point_mm(p) for p in self.layout.corner_points()]))

@@ -36,6 +36,7 @@ import cv2
 import numpy as np
 
 import games
+from calibration.homography import SMALL_PIECE_PX
 from games import Point
 from models.synth.dataset import disturbed, paste_real_crop
 from models.synth.playout import DEFAULT_PLIES, random_game
@@ -69,6 +70,7 @@ def evaluate_photos(game: str, photos: int, seed: int, model: Path | None = None
     whole_right = whole_exact = 0
     edge_exact = whole_edge_exact = edge_points = 0
     confusion: Counter = Counter()
+    by_size: Counter = Counter()  # (size band, read right) → points in the photo
     backgrounds: list[np.ndarray] = []
     classifier = PointClassifier(game, model)
     for number in range(photos):
@@ -91,6 +93,8 @@ def evaluate_photos(game: str, photos: int, seed: int, model: Path | None = None
             guess = OCCLUDED if observation.occluded[index] else \
                 observation.classes[int(np.argmax(observation.probabilities[index]))]
             confusion[(truth, guess)] += 1
+            if truth != OCCLUDED:
+                by_size[(size_band(scene.calibration.piece_radius_px(point)), truth == guess)] += 1
             total += 1
             right += truth == guess
             board_right &= truth == guess
@@ -120,7 +124,29 @@ def evaluate_photos(game: str, photos: int, seed: int, model: Path | None = None
             "stacked": stacked, "stacked_accuracy": stacked_right / max(stacked, 1),
             "whole_point_accuracy": whole_right / max(total, 1), "whole_board_exact": whole_exact / max(photos, 1),
             "edge_points": edge_points, "board_exact_but_edge": edge_exact / max(photos, 1),
-            "whole_board_exact_but_edge": whole_edge_exact / max(photos, 1)}
+            "whole_board_exact_but_edge": whole_edge_exact / max(photos, 1), "by_size": by_size}
+
+
+# Bands of a piece's apparent radius in the photo: below `SMALL_PIECE_PX`, where `banco
+# calibrate` warns, a band above it, and the rest.
+SIZE_BANDS = (f"under {SMALL_PIECE_PX:g} px", f"{SMALL_PIECE_PX:g}-{SMALL_PIECE_PX + 4:g} px",
+              f"{SMALL_PIECE_PX + 4:g} px or more")
+
+
+def size_band(radius_px: float) -> str:
+    return SIZE_BANDS[0] if radius_px < SMALL_PIECE_PX else SIZE_BANDS[1] if radius_px < SMALL_PIECE_PX + 4 \
+        else SIZE_BANDS[2]
+
+
+def size_lines(by_size: Counter) -> list[str]:
+    """Points in the photo read right, by the apparent radius of a piece on them."""
+    lines = []
+    for band in SIZE_BANDS:
+        points = by_size[(band, True)] + by_size[(band, False)]
+        if points:
+            lines.append(f"  {band:>14}: {points:6d} points, right {by_size[(band, True)] / points:8.4%}, "
+                         f"misread {by_size[(band, False)]}")
+    return lines
 
 
 def on_photo_edge(calibration, points) -> np.ndarray:
@@ -217,6 +243,8 @@ def main() -> None:
     print("\n".join(confusion_lines(result["confusion"])) or "  none")
     print("  per class (truth, points, right, read as):")
     print("\n".join(per_class_lines(result["confusion"])))
+    print("  points right by the radius of a piece on them in the photo (the true calibration; points inside it):")
+    print("\n".join(size_lines(result["by_size"])))
     if args.game == "xiangqi" and (REAL_CROPS / "valid").is_dir():
         real = evaluate_real_crops(args.game, REAL_CROPS / "valid", result["backgrounds"], args.seed, args.model,
                                    args.thorough, knocked=args.knocked, reread_below=args.reread_below)

@@ -235,19 +235,53 @@ def test_calibrate_warns_of_points_the_photo_does_not_wholly_show(tmp_path, layo
         return subprocess.run([sys.executable, "-m", "banco", "calibrate", "--game", "xiangqi", "--image", str(photo),
                                "--corners", corners, "--out", str(out)], capture_output=True, text=True)
 
-    # The whole grid well inside the photo: no warning.
+    # The whole grid well inside the photo: no framing warning. A board 200 px wide in a 640 × 480
+    # photo shows pieces about 16 px in radius: the one warning is the size warning's.
     framed = calibrate("220,440 420,440 420,40 220,40")
     assert framed.returncode == 0, framed.stderr
-    assert "warning" not in framed.stderr
+    warnings = [line for line in framed.stderr.splitlines() if line.startswith("warning:")]
+    assert len(warnings) == 1 and warnings[0].startswith("warning: every piece appears under 20 px"), framed.stderr
     # Corners must lie in the photo, so it is the last rank (a9 … i9), 3 px from the top edge, whose
     # pieces the edge cuts (pitch about 47 px, radius about 20 px); the rank below is whole.
     cropped = calibrate("220,450 420,450 420,3 220,3")
     assert cropped.returncode == 0, cropped.stderr
-    warning = [line for line in cropped.stderr.splitlines() if line.startswith("warning:")]
+    warning = [line for line in cropped.stderr.splitlines()
+               if line.startswith("warning:") and "px in radius" not in line]
     assert len(warning) == 1, cropped.stderr
     assert "the photo's edge cuts the pieces on 9 point(s), read less surely: a9, b9, c9" in warning[0]
     assert "a8" not in warning[0] and "outside the photo" not in warning[0]
     assert load(out).image_size == (640, 480)  # the profile is still written
+
+
+def test_size_warning_names_the_points_whose_pieces_appear_small(layout):
+    from calibration.homography import SMALL_PIECE_PX
+
+    g = layout.geometry
+    near = Calibration.from_corners(layout, [(100, 900), (700, 900), (700, 100), (100, 100)], (800, 1000))
+    assert near.small_piece_points() == [] and near.size_warning() == ""
+    # The same board seen steeply from its first rank's side: the far ranks shrink to a few pixels.
+    steep = Calibration.from_corners(layout, [(100, 900), (700, 900), (480, 500), (320, 500)], (800, 1000))
+    small = steep.small_piece_points()
+    radii = [steep.piece_radius_px(p) for p in small]
+    assert small and all(r < SMALL_PIECE_PX for r in radii) and small == sorted(small, key=steep.all_points().index)
+    assert Point(0, 0) not in small and Point(4, g.ranks - 1) in small
+    assert {p for p in steep.all_points() if steep.piece_radius_px(p) < SMALL_PIECE_PX} == set(small)
+    warning = steep.size_warning()
+    assert warning.startswith(f"the pieces on {len(small)} point(s) appear under 20 px in radius, the smallest "
+                              f"{min(radii):.0f} px")
+    assert g.point_name(small[0]) in warning and "higher resolution" in warning
+    # A board far off: every piece small, and the warning says so rather than listing them.
+    far = Calibration.from_corners(layout, [(300, 560), (460, 560), (460, 380), (300, 380)], (800, 1000))
+    assert len(far.small_piece_points()) == len(far.all_points())
+    assert far.size_warning().startswith("every piece appears under 20 px in radius, the smallest ")
+    assert g.point_name(far.small_piece_points()[0]) not in far.size_warning()
+    # A point outside the photo is the framing warning's, not this one's.
+    from dataclasses import replace
+
+    shift = np.array([[1, 0, 0], [0, 1, -560], [0, 0, 1]], float)
+    cut = replace(steep, image_size=(800, 440), homography=shift @ steep.homography)
+    outside = set(cut.unframed_points()[0])
+    assert outside and not outside & set(cut.small_piece_points())
 
 
 def test_unframed_points_are_those_outside_and_those_the_edge_cuts(layout):
@@ -269,3 +303,21 @@ def test_unframed_points_are_those_outside_and_those_the_edge_cuts(layout):
                               f"{g.point_name(Point(0, g.ranks - 1))}, ")
     assert f"the photo's edge cuts the pieces on {g.files} point(s)" in warning
     assert cal.framing_warning() == ""
+
+
+def test_steep_warning_is_for_the_games_the_angle_itself_costs():
+    from calibration.homography import STEEP_VIEW_DEG
+
+    steep_corners = [(100, 900), (700, 900), (520, 420), (280, 420)]
+    above_corners = [(100, 900), (700, 900), (700, 100), (100, 100)]
+    for name in ("commander", "xiangqi", "cotoan"):
+        board = BoardLayout.for_game(games.get(name))
+        steep = Calibration.from_corners(board, steep_corners, (800, 1000))
+        above = Calibration.from_corners(board, above_corners, (800, 1000))
+        assert above.steep_warning() == ""
+        if name in STEEP_VIEW_DEG:
+            assert steep.viewing_angle_deg() >= STEEP_VIEW_DEG[name]
+            assert steep.steep_warning().startswith(
+                f"the camera looks at the board {steep.viewing_angle_deg():.0f}° off straight down: beyond 30°")
+        else:
+            assert steep.steep_warning() == ""

@@ -29,7 +29,9 @@ def test_record_writes_the_game_as_pgn_with_markers_only(rendered, tmp_path):
     result = runner.invoke(app, ["record", str(rendered.video), "--game", "xiangqi", "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert result.output.strip().splitlines()[-1] == str(out)
-    assert result.output.strip().splitlines()[-2].startswith("board found by its markers; ")
+    # The test video's far ranks show small pieces: the size warning may come between.
+    said = [line for line in result.output.strip().splitlines() if not line.startswith("warning: ")]
+    assert said[-2].startswith("board found by its markers; ")
     game = read_game(out.read_text(encoding="utf-8"))
     assert len(game.moves) == len(rendered.truth_data["moves"])
     assert game.board().fen().split()[0] == rendered.truth_data["final_fen"].split()[0]
@@ -221,8 +223,10 @@ def test_record_and_watch_need_no_profile_for_a_board_without_markers(without_ma
     body = re.sub(r"\{[^}]*\}", " ", out.read_text(encoding="utf-8").split("\n\n", 1)[1])
     assert [word for word in body.split() if not word.endswith(".") and word != "*"] == \
         [move["move"] for move in truth["moves"]]
-    assert result.output.splitlines()[-2].startswith("board found by its printed grid (confidence 0.")
-    assert f"; {len(truth['moves'])} moves, " in result.output.splitlines()[-2]
+    # The test video is small: the size warning comes between.
+    said = [line for line in result.output.splitlines() if not line.startswith("warning: ")]
+    assert said[-2].startswith("board found by its printed grid (confidence 0.")
+    assert f"; {len(truth['moves'])} moves, " in said[-2]
     watched = _calibration(games.get("cotoan"), None, str(without_markers.video))
     assert watched.method == "grid" and _worst_point_error(watched, truth) < 4.0
 

@@ -34,3 +34,21 @@ def test_a_point_is_on_the_photos_edge_when_the_edge_cuts_its_disc():
     assert 10 < radius < 40  # as the expectations below need
     points = [Point(0, 4), Point(1, 4), Point(2, 4), Point(6, 4), Point(7, 4)]
     assert on_photo_edge(cal, points).tolist() == [True, False, False, True, False]
+
+
+def test_points_are_counted_by_the_radius_their_pieces_appear_at():
+    from collections import Counter
+
+    from models.evaluate import SIZE_BANDS, evaluate_photos, size_band, size_lines
+
+    assert [size_band(r) for r in (12.0, 19.99, 20.0, 23.9, 24.0, 60.0)] == \
+        [SIZE_BANDS[0], SIZE_BANDS[0], SIZE_BANDS[1], SIZE_BANDS[1], SIZE_BANDS[2], SIZE_BANDS[2]]
+    lines = size_lines(Counter({(SIZE_BANDS[0], True): 3, (SIZE_BANDS[0], False): 1, (SIZE_BANDS[2], True): 10}))
+    assert lines == ["     under 20 px:      4 points, right 75.0000%, misread 1",
+                     "   24 px or more:     10 points, right 100.0000%, misread 0"]
+    result = evaluate_photos("xiangqi", 2, seed=5)
+    outside = sum(count for (truth, _), count in result["confusion"].items() if truth == "occluded")
+    assert sum(result["by_size"].values()) == result["points"] - outside
+    misread_inside = sum(count for (truth, guess), count in result["confusion"].items()
+                         if truth != guess and truth != "occluded")
+    assert sum(count for (_, right), count in result["by_size"].items() if not right) == misread_inside
