@@ -256,9 +256,8 @@ def calibrate(
                f"piece radius {data['piece_radius_px']} px ({size}){found}")
     if framing := cal.framing_warning():
         typer.echo(f"warning: {framing}", err=True)
-    for warning in (cal.size_warning(), cal.steep_warning()):
-        if warning:
-            typer.echo(f"warning: {warning}", err=True)
+    for warning in cal.view_warnings():
+        typer.echo(f"warning: {warning}", err=True)
     if report is not None:
         typer.echo(report.summary())
         if report.helps:
@@ -400,9 +399,8 @@ def recognize(
         if unsure:
             names = ", ".join(g.point_name(games.Point(p["file"], p["rank"])) for p in unsure[:12])
             typer.echo(f"unsure about {len(unsure)} point(s): {names}", err=True)
-        for warning in (cal.size_warning(), cal.steep_warning()):
-            if warning:
-                typer.echo(f"warning: {warning}", err=True)
+        for warning in cal.view_warnings():
+            typer.echo(f"warning: {warning}", err=True)
     typer.echo(fen)
 
 

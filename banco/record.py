@@ -48,8 +48,7 @@ class Recording:
     frames: int = 0
     located: str = ""  # how the board was found: the profile, its markers, its grid
     framing: str = ""  # the points the camera does not wholly show (`Calibration.framing_warning`)
-    # Pieces seen too small or the board too steeply to read surely (`Calibration.size_warning`,
-    # `steep_warning`).
+    # Pieces seen too small or the board too steeply to read surely (`Calibration.view_warnings`).
     view_warnings: list[str] = field(default_factory=list)
     # Occlusions noted since the last move: a move committed after them has resolved them.
     open_occlusions: list = field(default_factory=list)
@@ -212,7 +211,7 @@ def record_video(video: Path, game: str, *, calibration: Path | None = None, clo
     tracker = MoveTracker(variant.name, board, detector, cal, commit_on_press=bool(presses), locator=BoardLocator(cal),
                           adapt_at_start=True)
     recording = Recording(variant.name, board.copy(), board.fen(), framing=cal.framing_warning(),
-                          view_warnings=[w for w in (cal.size_warning(), cal.steep_warning()) if w])
+                          view_warnings=cal.view_warnings())
     if calibration is not None:
         recording.located = f"from {calibration}"
     elif cal.method == "grid":

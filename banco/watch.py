@@ -117,9 +117,8 @@ def watch(
         cal = _calibration(variant, calibration, spec)
         if framing := cal.framing_warning():
             typer.echo(f"warning: {framing}", err=True)
-        for warning in (cal.size_warning(), cal.steep_warning()):
-            if warning:
-                typer.echo(f"warning: {warning}", err=True)
+        for warning in cal.view_warnings():
+            typer.echo(f"warning: {warning}", err=True)
         detector = Detector(variant.name, cal, adaptation=load_for_profile(calibration) if calibration else None)
     except (ValueError, OSError) as error:
         _fail(str(error))

@@ -174,21 +174,20 @@ class Calibration:
     def small_piece_points(self, below_px: float = SMALL_PIECE_PX) -> list[Point]:
         """The points inside the photo where a piece appears smaller than `below_px` in radius
         (the far side of a steep view, or a board far off in a coarse frame), in board order."""
-        outside = set(self.unframed_points()[0])
-        return [p for p in self.all_points() if p not in outside and self.piece_radius_px(p) < below_px]
+        return [p for p, radius in self._inside_radii().items() if radius < below_px]
 
     def size_warning(self) -> str:
         """One sentence naming the points whose pieces this camera sees too small to read surely
         (`small_piece_points`) and what to do; empty when it sees every piece large enough."""
-        small = self.small_piece_points()
+        radii = self._inside_radii()
+        small = [p for p, radius in radii.items() if radius < SMALL_PIECE_PX]
         if not small:
             return ""
-        smallest = f"the smallest {min(self.piece_radius_px(p) for p in small):.0f} px"
-        seen = len(self.all_points()) - len(self.unframed_points()[0])
-        where = (f"every piece appears under {SMALL_PIECE_PX:g} px in radius, {smallest}, and is" if len(small) == seen
-                 else f"the pieces on {len(small)} point(s) appear under {SMALL_PIECE_PX:g} px in radius, {smallest}, "
-                 f"and are")
-        named = "" if len(small) == seen else f": {self._named(small)}"
+        under = f"under {SMALL_PIECE_PX:g} px in radius, the smallest {min(radii[p] for p in small):.0f} px"
+        if len(small) == len(radii):
+            where, named = f"every piece appears {under}, and is", ""
+        else:
+            where, named = f"the pieces on {len(small)} point(s) appear {under}, and are", f": {self._named(small)}"
         return (f"{where} misread several times as often{named}. Bring the camera nearer or more nearly above "
                 "the board, or capture at a higher resolution.")
 
@@ -201,6 +200,15 @@ class Calibration:
             return ""
         return (f"the camera looks at the board {angle:.0f}° off straight down: beyond {limit:g}° this game's "
                 "pieces are misread several times as often. Raise the camera more nearly above the board.")
+
+    def view_warnings(self) -> list[str]:
+        """The size and steep-view warnings that apply to this camera (each one sentence)."""
+        return [warning for warning in (self.size_warning(), self.steep_warning()) if warning]
+
+    def _inside_radii(self) -> dict[Point, float]:
+        """Per point inside the photo, in board order, the radius a piece on it appears at."""
+        outside = set(self.unframed_points()[0])
+        return {p: self.piece_radius_px(p) for p in self.all_points() if p not in outside}
 
     def _named(self, points: list[Point]) -> str:
         shown = ", ".join(self.layout.geometry.point_name(p) for p in points[:12])

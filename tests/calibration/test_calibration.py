@@ -314,8 +314,9 @@ def test_steep_warning_is_for_the_games_the_angle_itself_costs():
         board = BoardLayout.for_game(games.get(name))
         steep = Calibration.from_corners(board, steep_corners, (800, 1000))
         above = Calibration.from_corners(board, above_corners, (800, 1000))
-        assert above.steep_warning() == ""
+        assert above.steep_warning() == "" and above.view_warnings() == []
         if name in STEEP_VIEW_DEG:
+            assert steep.steep_warning() in steep.view_warnings()
             assert steep.viewing_angle_deg() >= STEEP_VIEW_DEG[name]
             assert steep.steep_warning().startswith(
                 f"the camera looks at the board {steep.viewing_angle_deg():.0f}° off straight down: beyond 30°")
