@@ -233,6 +233,8 @@ class Station:
         self._status_dirty = True
         self._following: asyncio.Task | None = None  # the record's snapshots of the game being recorded
         self._refused_next: int | None = None  # the board's next game this station said it will not play
+        self._viewed_calibration: Any = None  # the tracker's calibration `camera_warnings` were taken from
+        self.camera_warnings: list[str] = []
 
     # ------------------------------------------------------------------ running
 
@@ -271,6 +273,7 @@ class Station:
             self.ready.set()
             self._note("station", f"watching game {self.target.game_id} ({self.variant.name}); "
                        f"clock {self.clock.name}, LEDs {self.leds.name}")
+            self._check_camera_view()
             while True:
                 event = await self.queue.get()
                 if isinstance(event, Stop):
@@ -935,10 +938,30 @@ class Station:
             "leds": led_json(self._frame),
             "leds_device": {"device": self.leds.name, "connected": self.leds.connected()},
             "waiting": len(self._outbox) + (1 if self._pending else 0),
+            "camera_warnings": list(self.camera_warnings),
             "events": list(self._recent),
         }
 
+    def _check_camera_view(self) -> None:
+        """What the camera's calibration says it cannot read surely: points it does not wholly
+        show, pieces it sees too small, a view too steep (`Calibration.framing_warning`,
+        `view_warnings`). Taken again whenever the tracker's calibration changes (a bumped board
+        found again, a grid turned round); each new warning is noted for the referee once, and the
+        status carries those that hold for as long as they hold."""
+        calibration = getattr(self.tracker, "calibration", None)
+        if calibration is self._viewed_calibration or not hasattr(calibration, "view_warnings"):
+            return
+        self._viewed_calibration = calibration
+        warnings = [w for w in (calibration.framing_warning(), *calibration.view_warnings()) if w]
+        for warning in warnings:
+            if warning not in self.camera_warnings:
+                self._note("camera", warning)
+        if warnings != self.camera_warnings:
+            self.camera_warnings = warnings
+            self._status_dirty = True
+
     async def _maybe_status(self) -> None:
+        self._check_camera_view()
         if self._status_dirty and time.monotonic() >= self._status_due:
             await self._publish_status()
 

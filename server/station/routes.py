@@ -69,6 +69,10 @@ class AdaptationOut(BaseModel):
     framing: str = Field(description="`banco calibrate`'s warning of the points this camera does not wholly "
                          "show (outside the photos, or cut by their edge), and what to do; empty when it shows "
                          "them all")
+    view_warnings: list[str] = Field(default_factory=list, description=(
+        "`banco calibrate`'s other warnings of this camera, one sentence each: pieces it sees under 20 px in "
+        "radius (misread several times as often), and for Cờ Tư Lệnh a view more than 30° off straight down; "
+        "each names what to do. Empty when none applies"))
 
 
 def _adapt(game: str, body: AdaptationIn) -> AdaptationOut:
@@ -102,7 +106,7 @@ def _adapt(game: str, body: AdaptationIn) -> AdaptationOut:
     report.adaptation.save(buffer)
     return AdaptationOut(game=game, report=report.to_json(), summary=report.summary(),
                          adaptation=base64.b64encode(buffer.getvalue()).decode("ascii"), profile_key=PROFILE_KEY,
-                         framing=calibration.framing_warning())
+                         framing=calibration.framing_warning(), view_warnings=calibration.view_warnings())
 
 
 @router.post("/api/games/{game_id}/station/adaptation", response_model=AdaptationOut,

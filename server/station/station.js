@@ -1,4 +1,5 @@
-// The station panel of the live page: the LED board mirrored on screen, the devices, the camera,
+// The station panel of the live page and the referee console: the LED board mirrored on screen,
+// the devices, the camera and what it cannot read surely (its warnings hold while they apply),
 // and the station's recent doubts. It follows /api/games/{id}/station/stream; with no station
 // reporting for the game, the panel stays hidden.
 "use strict";
@@ -71,6 +72,13 @@ station.render = (panel, status) => {
     `camera: ${status.camera} · clock: ${clock.device} ${clock.device === "none" ? "" : state(clock.connected)}` +
     ` · LEDs: ${leds.device} ${leds.device === "none" ? "" : state(leds.connected)}` +
     (status.waiting ? ` · ${status.waiting} move(s) waiting to be stored` : "");
+  const warnings = panel.querySelector(".camera-warnings");
+  warnings.innerHTML = "";
+  for (const text of status.camera_warnings || []) {
+    const li = document.createElement("li");
+    li.textContent = text;
+    warnings.appendChild(li);
+  }
   const list = panel.querySelector(".station-events");
   list.innerHTML = "";
   for (const event of (status.events || []).slice(-6).reverse()) {

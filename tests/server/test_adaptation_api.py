@@ -53,6 +53,9 @@ def test_a_station_adapts_its_set_from_a_start_photo(client, start_view):
     adaptation = Adaptation.load(io.BytesIO(base64.b64decode(out["adaptation"])))
     assert adaptation.game == "xiangqi" and adaptation.templates is not None
     assert out["framing"] == ""  # the camera shows every point whole
+    # but at 640 × 360 it sees every piece under 20 px in radius: the answer says so, as calibrate does.
+    assert out["view_warnings"] == from_dict(profile).view_warnings()
+    assert len(out["view_warnings"]) == 1 and out["view_warnings"][0].startswith("every piece appears under 20 px")
     assert client.post(url, json=body, headers=REFEREE_HEADERS).status_code == 200
 
 

@@ -123,6 +123,38 @@ def test_console_correction_is_followed_by_the_live_page(browser, live_server):
         console.close()
 
 
+
+def test_the_referee_console_shows_the_station_and_what_its_camera_cannot_read_surely(browser, live_server):
+    """A station's status reaches the console as it reaches the live page: its devices, its
+    recent doubts, and the camera's warnings, which stay while the station reports them."""
+    warning = ("every piece appears under 20 px in radius, the smallest 12 px, and is misread several times as "
+               "often. Bring the camera nearer or more nearly above the board, or capture at a higher resolution.")
+    status = {"station": "watch-xiangqi", "camera": "live", "frames": 40, "ply": 0, "leds": None,
+              "clock": {"device": "none", "connected": False}, "leds_device": {"device": "none", "connected": False},
+              "waiting": 0, "camera_warnings": [warning],
+              "events": [{"kind": "camera", "text": warning, "ply": 0, "at": 0.0},
+                         {"kind": "camera", "text": "camera lost: no frame for 5 s", "ply": 0, "at": 1.0}]}
+    with httpx.Client(base_url=live_server.url) as http:
+        game_id, station = new_game(http)
+        console = browser.new_page()
+        console.goto(f"{live_server.url}/console/{game_id}")
+        live = browser.new_page()
+        live.goto(f"{live_server.url}/games/{game_id}")
+        assert console.locator("#station").is_hidden()  # no station reports yet
+        assert http.post(f"/api/games/{game_id}/station", json=status, headers=station).status_code == 204
+        for page in (console, live):
+            page.wait_for_selector("#station:not([hidden]) .camera-warnings li", timeout=15_000)
+            assert page.inner_text("#station .camera-warnings") == warning
+            assert "camera lost: no frame for 5 s" in page.inner_text("#station .station-events")
+            assert "camera: live" in page.inner_text("#station .devices")
+        # The camera moved nearer: the next status carries no warning, and the pages drop it.
+        assert http.post(f"/api/games/{game_id}/station", json=status | {"camera_warnings": []},
+                         headers=station).status_code == 204
+        console.wait_for_function("document.querySelectorAll('#station .camera-warnings li').length === 0")
+        live.wait_for_function("document.querySelectorAll('#station .camera-warnings li').length === 0")
+        console.close()
+        live.close()
+
 def test_move_numbers_follow_the_start_position(browser, live_server):
     """A record that starts with Black to move at move 12 reads "12... Mg7", then "13. Mg2"."""
     after_cannon = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 0 12"

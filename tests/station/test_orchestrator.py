@@ -783,3 +783,37 @@ def test_a_repetition_verdict_taken_back_by_the_referee_tracks_the_moves_played_
     repeated = games.get("xiangqi").board()
     assert trackers[0].resets[-1] == repeated.fen().replace(" 0 1", " 8 5")
     assert app.state.recorder.snapshot(game_id)["result"] == "*"
+
+
+def test_the_cameras_warnings_reach_the_referee_and_last_as_long_as_its_view(app, make_game):
+    """A camera that sees every piece too small: calibrate's warning is noted once for the
+    referee and stays in the status while that view holds; the board found again nearer (the
+    tracker's new calibration) clears it."""
+    from calibration import BoardLayout, Calibration
+
+    layout = BoardLayout.for_game(games.get("xiangqi"))
+    far = Calibration.from_corners(layout, [(250, 330), (420, 330), (420, 140), (250, 140)], (640, 360))
+    near = Calibration.from_corners(layout, [(200, 1000), (900, 1000), (900, 150), (200, 150)], (1280, 1200))
+    assert far.view_warnings() and not near.view_warnings() and not near.framing_warning()
+    statuses = []
+
+    class MovedTracker(ScriptedTracker):
+        def feed(self, frame, timestamp):
+            if frame == 40:
+                statuses.append(app.state.stations.get(game_id))
+                self.calibration = near
+            return super().feed(frame, timestamp)
+
+    def make_tracker(board):
+        tracker = MovedTracker("xiangqi", board, script(OPENING[:4]))
+        tracker.calibration = far
+        return tracker
+
+    game_id = make_game()
+    report = asyncio.run(run_headless(app, lambda: Station(EmbeddedTarget(app, game_id), frames(70, pace=0.01),
+                                                            make_tracker, exit_at_end=True)))
+    assert report.stored == OPENING[:4]
+    noted = [event["text"] for event in report.events if event["kind"] == "camera" and "px" in event["text"]]
+    assert noted == far.view_warnings() and noted[0].startswith("every piece appears under 20 px")
+    assert statuses[0]["camera_warnings"] == noted  # while the far view held
+    assert app.state.stations.get(game_id)["camera_warnings"] == []
