@@ -40,7 +40,7 @@ from calibration.homography import SMALL_PIECE_PX
 from games import Point
 from models.synth.dataset import disturbed, paste_real_crop
 from models.synth.playout import DEFAULT_PLIES, random_game
-from models.synth.scene import render_scene
+from models.synth.scene import THICKNESS, render_scene
 from vision.classes import EMPTY, OCCLUDED, appearance
 from vision.detector import REREAD_BELOW, Detector, PointClassifier
 
@@ -64,7 +64,7 @@ def legal_position(game: str, rng: random.Random) -> tuple[dict[Point, str], dic
 
 def evaluate_photos(game: str, photos: int, seed: int, model: Path | None = None, progress=None,
                     legal: bool = False, thorough: bool = False, knocked: float = 0.0,
-                    reread_below: float = REREAD_BELOW) -> dict:
+                    reread_below: float = REREAD_BELOW, thickness: tuple[float, float] = THICKNESS) -> dict:
     rng = random.Random(seed)
     right = total = exact = stacked = stacked_right = 0
     whole_right = whole_exact = 0
@@ -75,7 +75,8 @@ def evaluate_photos(game: str, photos: int, seed: int, model: Path | None = None
     classifier = PointClassifier(game, model)
     for number in range(photos):
         position, stacks = legal_position(game, rng) if legal else (None, None)
-        scene = render_scene(game, rng, position=position, stacks=stacks, split="test", hands=False)
+        scene = render_scene(game, rng, position=position, stacks=stacks, split="test", hands=False,
+                             thickness=thickness)
         calibration = disturbed(scene.calibration, rng, knocked_radii=knocked)
         detector = Detector(game, calibration, classifier=classifier, thorough=thorough,
                             reread_below=reread_below)
@@ -202,6 +203,18 @@ def per_class_lines(confusion: Counter) -> list[str]:
     return lines
 
 
+def _thickness(text: str) -> tuple[float, float]:
+    """`--thickness LO-HI`: the discs' thickness range, in piece radii."""
+    try:
+        low, high = (float(part) for part in text.split("-"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"give the thickness as LO-HI in piece radii, such as 0.9-1.25, not {text!r}") from None
+    if not 0 <= low <= high <= 3:
+        raise argparse.ArgumentTypeError(f"the thickness {text!r} must run upwards, from 0 to at most 3 radii")
+    return low, high
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--game", default="xiangqi")
@@ -217,16 +230,22 @@ def main() -> None:
     parser.add_argument("--reread-below", type=float, default=REREAD_BELOW, metavar="P",
                         help=f"read a crop whose likeliest class is below P again, turned and magnified "
                         f"(default {REREAD_BELOW}, as the station; 0: every crop once)")
+    parser.add_argument("--thickness", type=_thickness, default=THICKNESS, metavar="LO-HI",
+                        help=f"the discs' thickness, in piece radii (default {THICKNESS[0]:g}-{THICKNESS[1]:g}; "
+                        "a sturdy wooden set: 0.9-1.25)")
     args = parser.parse_args()
     if not 0 <= args.reread_below <= 1:
         parser.error(f"--reread-below is a probability, from 0 to 1, not {args.reread_below}")
     if not 0 <= args.knocked <= 2:
         parser.error(f"--knocked is in piece radii, from 0 to 2, not {args.knocked}")
     result = evaluate_photos(args.game, args.photos, args.seed, args.model, legal=args.legal,
-                             thorough=args.thorough, knocked=args.knocked, reread_below=args.reread_below)
+                             thorough=args.thorough, knocked=args.knocked, reread_below=args.reread_below,
+                             thickness=args.thickness)
     kind = "legal positions" if args.legal else "random placements"
     if args.knocked:
         kind += f", every crop off-centre by up to {args.knocked:g} piece radii"
+    if args.thickness != THICKNESS:
+        kind += f", discs {args.thickness[0]:g}-{args.thickness[1]:g} radii thick"
     print(f"held-out rendered photos ({kind}): {result['boards']}, points {result['points']}")
     print(f"  points right: {result['point_accuracy']:.4%}   boards exact: {result['board_exact']:.2%}"
           + ("   (each point on its own)" if args.legal else ""))

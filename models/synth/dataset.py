@@ -19,7 +19,7 @@ import numpy as np
 from calibration import Calibration
 from calibration.homography import outside_frame, usual_thickness_mm
 from calibration.piece_size import strongest_circle
-from models.synth.scene import render_scene
+from models.synth.scene import THICKNESS, render_scene
 from vision.classes import EMPTY, classes
 from vision.crops import CROP_SIZE, CROP_SPAN_RADII, CropExtractor
 
@@ -200,7 +200,7 @@ EMPTY_KEEP = {"xiangqi": 0.3, "commander": 0.15, "cotoan": 0.15}
 
 def build(game: str, out: Path, scenes: int, seed: int, real: Path | None = None,
           val_fraction: float = 0.1, progress=None, empty_keep: float | None = None,
-          real_copies: int = 1, knocked: float = 0.0) -> dict[str, Counter]:
+          real_copies: int = 1, knocked: float = 0.0, thickest: float = THICKNESS[1]) -> dict[str, Counter]:
     """Render `scenes` scenes (and the real crops, if given) into `out/train` and `out/val`.
 
     Every game with recognition classes (`vision.classes`) can be built; whole scenes go to
@@ -208,6 +208,7 @@ def build(game: str, out: Path, scenes: int, seed: int, real: Path | None = None
     pasted `real_copies` times, each time turned and framed anew. A `knocked` share of the scenes
     and of the pasted crops is cut off-centre (`KNOCK_RADII`), so that a model learns pieces
     away from the middle of their crop: a bumped board, a piece set down beside its point.
+    Discs are up to `thickest` radii thick (`models.synth.scene.THICKNESS`).
     """
     if not 0.0 <= knocked <= 1.0:
         raise ValueError(f"knocked is a share of the scenes, from 0 to 1, not {knocked}")
@@ -220,7 +221,7 @@ def build(game: str, out: Path, scenes: int, seed: int, real: Path | None = None
     backgrounds: list[np.ndarray] = []
     index = 0
     for number in range(scenes):
-        pairs = scene_crops(game, rng, empty_keep=keep, knocked=knocked)
+        pairs = scene_crops(game, rng, empty_keep=keep, knocked=knocked, thickness=(THICKNESS[0], thickest))
         backgrounds.extend(image for image, label in pairs if label == EMPTY)
         backgrounds = backgrounds[-500:]
         split = "val" if number % int(1 / val_fraction) == 0 else "train"
@@ -252,6 +253,8 @@ def main() -> None:
     parser.add_argument("--real-copies", type=int, default=1, help="times each real crop is pasted, turned anew")
     parser.add_argument("--knocked", type=float, default=0.0,
                         help=f"share of scenes and real crops cut off-centre, by up to {KNOCK_RADII} piece radii")
+    parser.add_argument("--thickest", type=float, default=THICKNESS[1],
+                        help=f"the thickest discs, in radii (from {THICKNESS[0]}; default {THICKNESS[1]})")
     args = parser.parse_args()
     started = time.time()
 
@@ -261,8 +264,10 @@ def main() -> None:
 
     if not 0.0 <= args.knocked <= 1.0:
         parser.error(f"--knocked is a share of the scenes, from 0 to 1, not {args.knocked}")
+    if not THICKNESS[0] < args.thickest <= 3.0:
+        parser.error(f"--thickest is in piece radii, above {THICKNESS[0]} and at most 3, not {args.thickest}")
     counts = build(args.game, args.out, args.scenes, args.seed, args.real, progress=report,
-                   real_copies=args.real_copies, knocked=args.knocked)
+                   real_copies=args.real_copies, knocked=args.knocked, thickest=args.thickest)
     for split, counter in counts.items():
         print(split, sum(counter.values()), dict(sorted(counter.items())))
 

@@ -149,14 +149,21 @@ def random_stacks(game: str, position: dict[Point, str], rng: random.Random) -> 
     return {point: rng.choice([2, 2, 2, 3]) for point in position if rng.random() < 0.18}
 
 
+# Discs' thickness, in radii. Printed and plastic discs are thin; wooden Xiangqi discs are thick,
+# and a sturdy wooden set's reach a radius and more (38 mm across and 16 thick is 0.84; 45 and 22
+# is 0.98). The held-out photos keep the range the models were trained on until session 43.
+THICKNESS = (0.25, 0.9)
+
+
 def render_scene(game: str, rng: random.Random, position: dict[Point, str] | None = None,
                  size=(1280, 720), hands: bool | None = None, max_tilt: float = 45.0,
                  px_per_mm: float = 2.0, split: str = "train", stacks: dict[Point, int] | None = None,
-                 radius_ratio: float | None = None) -> Scene:
+                 radius_ratio: float | None = None, thickness: tuple[float, float] = THICKNESS) -> Scene:
     """Render one photo. ``split="test"`` draws with the held-out font and textures.
 
     `position` maps points to the class seen on top; `stacks` gives the number of discs at the
-    points that hold more than one (random Commander stacks when neither is given).
+    points that hold more than one (random Commander stacks when neither is given). The discs'
+    thickness is drawn from `thickness`, in radii.
     """
     variant = games.get(game)
     layout = BoardLayout.for_game(variant)
@@ -170,8 +177,7 @@ def render_scene(game: str, rng: random.Random, position: dict[Point, str] | Non
     homography /= homography[2, 2]
     radius_ratio = rng.uniform(0.4, 0.47) if radius_ratio is None else radius_ratio
     radius_mm = layout.pitch_mm * radius_ratio
-    # Wooden Xiangqi discs are thick: 0.25–0.9 of their radius.
-    height_mm = radius_mm * rng.uniform(0.25, 0.9)
+    height_mm = radius_mm * rng.uniform(*thickness)
     truth = Calibration(layout, homography, size, "synthetic", piece_height_mm=height_mm,
                         piece_radius_ratio=radius_ratio)
 

@@ -14,6 +14,16 @@ def test_a_knock_out_of_range_is_refused_by_name():
     assert run.stdout == ""
 
 
+def test_a_thickness_that_is_not_a_range_is_refused_by_name():
+    for given, expected in (("thick", "give the thickness as LO-HI in piece radii, such as 0.9-1.25, not 'thick'"),
+                            ("1.2-0.9", "the thickness '1.2-0.9' must run upwards, from 0 to at most 3 radii")):
+        run = subprocess.run([sys.executable, "-m", "models.evaluate", "--photos", "1", "--thickness", given],
+                             cwd=REPO, capture_output=True, text=True, timeout=60)
+        assert run.returncode == 2
+        assert expected in run.stderr
+        assert run.stdout == ""
+
+
 def test_a_point_is_on_the_photos_edge_when_the_edge_cuts_its_disc():
     from dataclasses import replace
 

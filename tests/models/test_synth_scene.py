@@ -82,3 +82,21 @@ def test_build_writes_every_class_folder(tmp_path):
     written = len(list(tmp_path.glob("*/*/*.png")))
     assert written == sum(counts["train"].values()) + sum(counts["val"].values()) > 5
     assert sum(counts["val"].values()) > 0
+
+
+def test_discs_are_drawn_as_thick_as_asked():
+    """A sturdy wooden set, 1.2 radii thick: the photo's calibration says so, and the disc's top
+    face is drawn where that calibration puts it, well away from its foot in a tilted view."""
+    horse = {Point(4, 2): "red_horse"}
+    thick = _render("xiangqi", horse, 5, thickness=(1.2, 1.2))
+    bare = _render("xiangqi", {}, 5, thickness=(1.2, 1.2))
+    cal = thick.calibration
+    assert cal.piece_height_mm == pytest.approx(1.2 * cal.layout.pitch_mm * cal.piece_radius_ratio)
+    top, foot = np.array(cal.piece_center_pixel(Point(4, 2))), np.array(cal.point_pixel(Point(4, 2)))
+    assert np.linalg.norm(top - foot) > 0.3 * cal.piece_radius_px()  # the view is tilted enough to tell
+    diff = np.abs(thick.image.astype(int) - bare.image.astype(int)).sum(axis=2)
+    x, y = (int(v) for v in top)
+    r = max(2, int(cal.piece_radius_px() * 0.4))
+    assert diff[y - r:y + r, x - r:x + r].mean() > 40
+    usual = _render("xiangqi", horse, 5).calibration
+    assert 0.25 <= usual.piece_height_mm / (usual.layout.pitch_mm * usual.piece_radius_ratio) <= 0.9
