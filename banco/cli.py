@@ -181,7 +181,9 @@ def calibrate(
     corners: Annotated[str | None, typer.Option(
         "--corners", help='"x,y x,y x,y x,y": first-file/first-rank corner first, anticlockwise')] = None,
     pitch: Annotated[float | None, typer.Option(help="spacing between points, mm")] = None,
-    piece_height: Annotated[float, typer.Option(help="piece thickness, mm (0: flat)")] = 0.0,
+    piece_height: Annotated[float | None, typer.Option(
+        help="piece thickness, mm (0: flat printed discs; default: half the pieces' radius, as recognize and "
+             "watch take it)")] = None,
     auto: Annotated[bool, typer.Option(
         "--auto", help="find the board from its printed grid, not its markers (first rank nearest the "
                        "bottom of the photo, unless the pieces on it show otherwise)")] = False,
@@ -199,6 +201,7 @@ def calibrate(
     """
     from calibration import BoardLayout, Calibration, parse_corners
     from calibration.camera import grab_frame, read_image
+    from calibration.homography import usual_thickness_mm
     from calibration.piece_size import sized_to_pieces
     from calibration.profile import save
 
@@ -213,11 +216,17 @@ def calibrate(
         height, width = frame.shape[:2]
         if corners and auto:
             raise BancoError("give --corners or --auto, not both")
+        if piece_height is not None and piece_height < 0:
+            raise BancoError(f"--piece-height is a thickness in mm, 0 or more, not {piece_height:g}")
+        # Unless given, pieces are taken as thick as a usual set's: crops cut at the board itself
+        # (flat) miss the top of a thick piece in a tilted view (model card, "Reading at the
+        # pieces' top", session 43).
+        thickness = usual_thickness_mm(layout.pitch_mm) if piece_height is None else piece_height
         if corners:
             cal = Calibration.from_corners(layout, parse_corners(corners), (width, height),
-                                           piece_height_mm=piece_height)
+                                           piece_height_mm=thickness)
         else:
-            cal = _locate_without_corners(layout, frame, str(image or camera), piece_height, auto)
+            cal = _locate_without_corners(layout, frame, str(image or camera), thickness, auto)
         frames = [read_image(path) for path in photos]
         for path, shot in zip(photos, frames, strict=True):
             if shot.shape[:2] != (height, width):
@@ -230,9 +239,9 @@ def calibrate(
             from vision.classes import EMPTY
 
             occupied = [point for point, label in start_labels(game).items() if label != EMPTY]
-            sized, measured = sized_to_pieces(cal, frames[0], occupied)
+            sized, measured = sized_to_pieces(cal, frames[0], occupied, height_known=piece_height is not None)
         else:
-            sized, measured = sized_to_pieces(cal, frame)
+            sized, measured = sized_to_pieces(cal, frame, height_known=piece_height is not None)
         reframed, cal = sized is not cal, sized
         if cal.method == "grid":
             cal = _grid_side_down(games.get(game), cal, frames[0] if frames else frame, bool(frames))
@@ -252,8 +261,10 @@ def calibrate(
         fail(f"cannot write {str(out)!r}: {error.strerror}")
     found = f" (grid confidence {cal.confidence:.2f})" if cal.confidence is not None else ""
     size = _size_note(measured, reframed) if measured is not None else "the usual size: no pieces found to measure"
+    thick = f"pieces {cal.piece_height_mm:.1f} mm thick" + (
+        " (taken as usual; --piece-height gives yours)" if piece_height is None else "")
     typer.echo(f"{cal.method}: viewing angle {data['viewing_angle_deg']}°, "
-               f"piece radius {data['piece_radius_px']} px ({size}){found}")
+               f"piece radius {data['piece_radius_px']} px ({size}), {thick}{found}")
     if framing := cal.framing_warning():
         typer.echo(f"warning: {framing}", err=True)
     for warning in cal.view_warnings():

@@ -10,6 +10,7 @@ import pytest
 
 import games
 from calibration import BoardLayout, Calibration, CalibrationError, parse_corners
+from calibration.homography import usual_thickness_mm
 from calibration.markers import BoardLocator, calibrate_from_markers, detect_markers
 from calibration.printable import to_image, to_svg, write_board
 from calibration.profile import load, save
@@ -231,9 +232,9 @@ def test_calibrate_warns_of_points_the_photo_does_not_wholly_show(tmp_path, layo
     cv2.imwrite(str(photo), np.full((480, 640, 3), 150, np.uint8))
     out = tmp_path / "cal.json"
 
-    def calibrate(corners):
+    def calibrate(corners, *options):
         return subprocess.run([sys.executable, "-m", "banco", "calibrate", "--game", "xiangqi", "--image", str(photo),
-                               "--corners", corners, "--out", str(out)], capture_output=True, text=True)
+                               "--corners", corners, "--out", str(out), *options], capture_output=True, text=True)
 
     # The whole grid well inside the photo: no framing warning. A board 200 px wide in a 640 × 480
     # photo shows pieces about 16 px in radius: the one warning is the size warning's.
@@ -242,15 +243,26 @@ def test_calibrate_warns_of_points_the_photo_does_not_wholly_show(tmp_path, layo
     warnings = [line for line in framed.stderr.splitlines() if line.startswith("warning:")]
     assert len(warnings) == 1 and warnings[0].startswith("warning: every piece appears under 20 px"), framed.stderr
     # Corners must lie in the photo, so it is the last rank (a9 … i9), 3 px from the top edge, whose
-    # pieces the edge cuts (pitch about 47 px, radius about 20 px); the rank below is whole.
-    cropped = calibrate("220,450 420,450 420,3 220,3")
-    assert cropped.returncode == 0, cropped.stderr
-    warning = [line for line in cropped.stderr.splitlines()
-               if line.startswith("warning:") and "px in radius" not in line]
-    assert len(warning) == 1, cropped.stderr
-    assert "the photo's edge cuts the pieces on 9 point(s), read less surely: a9, b9, c9" in warning[0]
-    assert "a8" not in warning[0] and "outside the photo" not in warning[0]
-    assert load(out).image_size == (640, 480)  # the profile is still written
+    # flat pieces the edge cuts (pitch about 47 px, radius about 20 px); the rank below is whole.
+    def framing(result):
+        assert result.returncode == 0, result.stderr
+        warning = [line for line in result.stderr.splitlines()
+                   if line.startswith("warning:") and "px in radius" not in line]
+        assert len(warning) == 1, result.stderr
+        return warning[0]
+
+    flat = framing(calibrate("220,450 420,450 420,3 220,3", "--piece-height", "0"))
+    assert "the photo's edge cuts the pieces on 9 point(s), read less surely: a9, b9, c9" in flat
+    assert "a8" not in flat and "outside the photo" not in flat
+    assert load(out).image_size == (640, 480) and load(out).piece_height_mm == 0  # the profile is still written
+    # Pieces as thick as usual (the default) have their tops lifted towards the camera: on the
+    # last rank, at the photo's top edge, those tops lie beyond it.
+    thick = framing(calibrate("220,450 420,450 420,3 220,3"))
+    assert "9 point(s) lie outside the photo, never read: a9, b9, c9" in thick and "a8" not in thick
+    assert load(out).piece_height_mm == pytest.approx(usual_thickness_mm(layout.pitch_mm))
+    refused = calibrate("220,440 420,440 420,40 220,40", "--piece-height", "-3")
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    assert refused.stderr.strip().splitlines()[-1] == "banco: --piece-height is a thickness in mm, 0 or more, not -3"
 
 
 def test_size_warning_names_the_points_whose_pieces_appear_small(layout):
