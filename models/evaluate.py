@@ -1,5 +1,10 @@
 """Accuracy of a shipped point classifier, as the model card reports it.
 
+- Each photo is read through the calibration the station would have: its corners a pixel or two
+  off, the pieces taken as thick as usual or as a user measured them (`models.synth.dataset.
+  disturbed`). With ``--flat-quarter``, a quarter of the photos is cut as if the pieces were flat,
+  as `banco calibrate` took them until session 43: every figure before that session was measured
+  so.
 - Held-out rendered photos (their own seed, and a font, wood texture and board style that
   training never saw): share of points right, share of boards read exactly, confusion.
 - The real photographed Xiangqi validation crops, each cut to its disc and framed like a station
@@ -64,7 +69,8 @@ def legal_position(game: str, rng: random.Random) -> tuple[dict[Point, str], dic
 
 def evaluate_photos(game: str, photos: int, seed: int, model: Path | None = None, progress=None,
                     legal: bool = False, thorough: bool = False, knocked: float = 0.0,
-                    reread_below: float = REREAD_BELOW, thickness: tuple[float, float] = THICKNESS) -> dict:
+                    reread_below: float = REREAD_BELOW, thickness: tuple[float, float] = THICKNESS,
+                    flat_quarter: bool = False) -> dict:
     rng = random.Random(seed)
     right = total = exact = stacked = stacked_right = 0
     whole_right = whole_exact = 0
@@ -77,7 +83,7 @@ def evaluate_photos(game: str, photos: int, seed: int, model: Path | None = None
         position, stacks = legal_position(game, rng) if legal else (None, None)
         scene = render_scene(game, rng, position=position, stacks=stacks, split="test", hands=False,
                              thickness=thickness)
-        calibration = disturbed(scene.calibration, rng, knocked_radii=knocked)
+        calibration = disturbed(scene.calibration, rng, knocked_radii=knocked, flat=flat_quarter)
         detector = Detector(game, calibration, classifier=classifier, thorough=thorough,
                             reread_below=reread_below)
         observation = detector.observe(scene.image)
@@ -233,6 +239,9 @@ def main() -> None:
     parser.add_argument("--thickness", type=_thickness, default=THICKNESS, metavar="LO-HI",
                         help=f"the discs' thickness, in piece radii (default {THICKNESS[0]:g}-{THICKNESS[1]:g}; "
                         "a sturdy wooden set: 0.9-1.25)")
+    parser.add_argument("--flat-quarter", action="store_true",
+                        help="cut a quarter of the photos' crops at the board itself, as if the pieces were flat "
+                        "(banco calibrate's default until session 43, and how every figure before it was measured)")
     args = parser.parse_args()
     if not 0 <= args.reread_below <= 1:
         parser.error(f"--reread-below is a probability, from 0 to 1, not {args.reread_below}")
@@ -240,12 +249,14 @@ def main() -> None:
         parser.error(f"--knocked is in piece radii, from 0 to 2, not {args.knocked}")
     result = evaluate_photos(args.game, args.photos, args.seed, args.model, legal=args.legal,
                              thorough=args.thorough, knocked=args.knocked, reread_below=args.reread_below,
-                             thickness=args.thickness)
+                             thickness=args.thickness, flat_quarter=args.flat_quarter)
     kind = "legal positions" if args.legal else "random placements"
     if args.knocked:
         kind += f", every crop off-centre by up to {args.knocked:g} piece radii"
     if args.thickness != THICKNESS:
         kind += f", discs {args.thickness[0]:g}-{args.thickness[1]:g} radii thick"
+    if args.flat_quarter:
+        kind += ", a quarter cut as if the pieces were flat"
     print(f"held-out rendered photos ({kind}): {result['boards']}, points {result['points']}")
     print(f"  points right: {result['point_accuracy']:.4%}   boards exact: {result['board_exact']:.2%}"
           + ("   (each point on its own)" if args.legal else ""))

@@ -41,10 +41,15 @@ def _knock_radii(rng: random.Random, share: float) -> float:
 
 
 def disturbed(truth: Calibration, rng: random.Random, corner_sigma_px: float = 1.5,
-              knocked_radii: float = 0.0) -> Calibration:
+              knocked_radii: float = 0.0, flat: bool = True) -> Calibration:
     """The calibration a user or the marker finder would have made: slightly off, and, with
     `knocked_radii`, all of it moved by up to that many piece radii, as when the board was bumped
-    after calibrating and nothing followed it."""
+    after calibrating and nothing followed it.
+
+    The pieces' thickness is the usual guess, or a rough measure of the truth (a user's
+    `--piece-height`), or, with `flat`, none at all, as `banco calibrate` took it until session 43
+    (training keeps those crops: a set taken for flat still reads). Either way the same draws
+    are made, so a seed renders the same photos."""
     corners = truth.grid_corners_px()
     noisy = [(x + rng.gauss(0, corner_sigma_px), y + rng.gauss(0, corner_sigma_px)) for x, y in corners]
     if knocked_radii:
@@ -55,7 +60,7 @@ def disturbed(truth: Calibration, rng: random.Random, corner_sigma_px: float = 1
     homography = cv2.getPerspectiveTransform(sheet, np.array(noisy, np.float32)).astype(np.float64)
     # The station knows the height only roughly: none given, the default guess, or measured.
     guess = usual_thickness_mm(layout.pitch_mm, truth.piece_radius_ratio)
-    height = rng.choice([0.0, guess, guess, truth.piece_height_mm * rng.uniform(0.7, 1.2)])
+    height = rng.choice([0.0 if flat else guess, guess, guess, truth.piece_height_mm * rng.uniform(0.7, 1.2)])
     return Calibration(layout, homography, truth.image_size, "disturbed", piece_height_mm=height)
 
 

@@ -1,7 +1,9 @@
-"""`python -m models.evaluate`: what it refuses."""
+"""`python -m models.evaluate`: what it refuses, and the calibration it reads through."""
 
 import subprocess
 import sys
+
+import numpy as np
 
 from tests.services import REPO
 
@@ -62,3 +64,33 @@ def test_points_are_counted_by_the_radius_their_pieces_appear_at():
     misread_inside = sum(count for (truth, guess), count in result["confusion"].items()
                          if truth != guess and truth != "occluded")
     assert sum(count for (_, right), count in result["by_size"].items() if not right) == misread_inside
+
+
+def test_the_stations_calibration_takes_the_usual_thickness_where_a_flat_one_was_drawn():
+    """`disturbed(flat=False)`, the station's reading since session 43: the draws that took the
+    pieces flat take the usual thickness instead; every other draw, and what follows them, is
+    the same, so a seed still renders the same photos."""
+    import random
+
+    import games
+    from calibration import BoardLayout, Calibration
+    from calibration.homography import usual_thickness_mm
+    from models.synth.dataset import disturbed
+
+    layout = BoardLayout.for_game(games.get("xiangqi"))
+    truth = Calibration.from_corners(layout, [(100, 650), (600, 650), (560, 100), (140, 100)], (700, 700),
+                                     piece_height_mm=11.0)
+    guess = usual_thickness_mm(layout.pitch_mm, truth.piece_radius_ratio)
+    flat_drawn = 0
+    for seed in range(40):
+        before, now = random.Random(seed), random.Random(seed)
+        old, new = disturbed(truth, before), disturbed(truth, now, flat=False)
+        assert np.array_equal(old.homography, new.homography)
+        assert new.piece_height_mm > 0
+        if old.piece_height_mm == 0:
+            flat_drawn += 1
+            assert new.piece_height_mm == guess
+        else:
+            assert new.piece_height_mm == old.piece_height_mm
+        assert before.random() == now.random()
+    assert 5 <= flat_drawn <= 15  # about a quarter
