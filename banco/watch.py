@@ -60,8 +60,8 @@ def _calibration(variant, calibration_file: Path | None, spec: int | str):
     source = frames_of(spec)
     try:
         # Markers, else the grid with the start position the right way up; a set clearly smaller
-        # or larger than usual is framed to its size, as calibrate would.
-        return find_board(variant, source, height_known=True)
+        # or larger than usual is framed to its size, and taken as thick as usual for it, as calibrate would.
+        return find_board(variant, source)
     except CalibrationError as error:
         raise BancoError(f"the board was not found on the camera {spec!r} in {MARKER_SEARCH_S:g} s ({error}); "
                          "calibrate first (banco calibrate) and give --calibration") from None
