@@ -344,6 +344,8 @@ def recognize(
 
     try:
         variant = games.get(game)
+        if piece_height is not None and piece_height < 0:
+            raise BancoError(f"--piece-height is a thickness in mm, 0 or more, not {piece_height:g}")
         frame = read_image(image)
         height, width = frame.shape[:2]
         if corners and calibration_file:

@@ -252,6 +252,7 @@ def test_recognize_prints_a_fen_last(tmp_path, start_scene):
     (["{photo}", "--corners", "1,2 3,4"], "4 x,y pairs"),
     (["{photo}", "--game", "chess"], "unknown game"),
     (["{blank}"], "markers"),
+    (["{photo}", "--piece-height", "-2"], "--piece-height is a thickness in mm, 0 or more, not -2"),
 ])
 def test_recognize_bad_input_is_one_line(tmp_path, args, words):
     photo = tmp_path / "p.png"
