@@ -265,9 +265,7 @@ def calibrate(
         " (taken as usual; --piece-height gives yours)" if piece_height is None else "")
     typer.echo(f"{cal.method}: viewing angle {data['viewing_angle_deg']}°, "
                f"piece radius {data['piece_radius_px']} px ({size}), {thick}{found}")
-    if framing := cal.framing_warning():
-        typer.echo(f"warning: {framing}", err=True)
-    for warning in cal.view_warnings():
+    for warning in cal.camera_warnings():
         typer.echo(f"warning: {warning}", err=True)
     if report is not None:
         typer.echo(report.summary())

@@ -47,9 +47,8 @@ class Recording:
     events: list = field(default_factory=list)
     frames: int = 0
     located: str = ""  # how the board was found: the profile, its markers, its grid
-    framing: str = ""  # the points the camera does not wholly show (`Calibration.framing_warning`)
-    # Pieces seen too small or the board too steeply to read surely (`Calibration.view_warnings`).
-    view_warnings: list[str] = field(default_factory=list)
+    # What the camera cannot read surely (`Calibration.camera_warnings`).
+    warnings: list[str] = field(default_factory=list)
     # Occlusions noted since the last move: a move committed after them has resolved them.
     open_occlusions: list = field(default_factory=list)
 
@@ -210,8 +209,7 @@ def record_video(video: Path, game: str, *, calibration: Path | None = None, clo
     # A knocked board is found again by its markers (a board without them: nothing happens).
     tracker = MoveTracker(variant.name, board, detector, cal, commit_on_press=bool(presses), locator=BoardLocator(cal),
                           adapt_at_start=True)
-    recording = Recording(variant.name, board.copy(), board.fen(), framing=cal.framing_warning(),
-                          view_warnings=cal.view_warnings())
+    recording = Recording(variant.name, board.copy(), board.fen(), warnings=cal.camera_warnings())
     if calibration is not None:
         recording.located = f"from {calibration}"
     elif cal.method == "grid":
@@ -342,9 +340,8 @@ def register(app, fail) -> None:
             fail(str(error))
         notes = sum(len(v) for v in recording.comments.values())
         typer.echo(f"board {recording.located}; {len(recording.san)} moves, {notes} events noted", err=True)
-        for warning in [recording.framing, *recording.view_warnings]:
-            if warning:
-                typer.echo(f"warning: {warning}", err=True)
+        for warning in recording.warnings:
+            typer.echo(f"warning: {warning}", err=True)
         typer.echo(str(out))
 
 

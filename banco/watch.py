@@ -115,9 +115,7 @@ def watch(
             app, settings, game_id = _embedded_record(variant, game_id, database, control, white, black)
             port = free_port(host, port)
         cal = _calibration(variant, calibration, spec)
-        if framing := cal.framing_warning():
-            typer.echo(f"warning: {framing}", err=True)
-        for warning in cal.view_warnings():
+        for warning in cal.camera_warnings():
             typer.echo(f"warning: {warning}", err=True)
         detector = Detector(variant.name, cal, adaptation=load_for_profile(calibration) if calibration else None)
     except (ValueError, OSError) as error:

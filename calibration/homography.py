@@ -205,6 +205,11 @@ class Calibration:
         """The size and steep-view warnings that apply to this camera (each one sentence)."""
         return [warning for warning in (self.size_warning(), self.steep_warning()) if warning]
 
+    def camera_warnings(self) -> list[str]:
+        """Every warning banco's commands give of this camera, the framing warning first: what
+        it cannot read surely, each one sentence naming what to do."""
+        return [warning for warning in (self.framing_warning(), *self.view_warnings()) if warning]
+
     def _inside_radii(self) -> dict[Point, float]:
         """Per point inside the photo, in board order, the radius a piece on it appears at."""
         outside = set(self.unframed_points()[0])

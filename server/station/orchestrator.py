@@ -944,15 +944,15 @@ class Station:
 
     def _check_camera_view(self) -> None:
         """What the camera's calibration says it cannot read surely: points it does not wholly
-        show, pieces it sees too small, a view too steep (`Calibration.framing_warning`,
-        `view_warnings`). Taken again whenever the tracker's calibration changes (a bumped board
-        found again, a grid turned round); each new warning is noted for the referee once, and the
-        status carries those that hold for as long as they hold."""
+        show, pieces it sees too small, a view too steep (`Calibration.camera_warnings`). Taken
+        again whenever the tracker's calibration changes (a bumped board found again, a grid
+        turned round); each new warning is noted for the referee once, and the status carries
+        those that hold for as long as they hold."""
         calibration = getattr(self.tracker, "calibration", None)
-        if calibration is self._viewed_calibration or not hasattr(calibration, "view_warnings"):
+        if calibration is self._viewed_calibration or not hasattr(calibration, "camera_warnings"):
             return
         self._viewed_calibration = calibration
-        warnings = [w for w in (calibration.framing_warning(), *calibration.view_warnings()) if w]
+        warnings = calibration.camera_warnings()
         for warning in warnings:
             if warning not in self.camera_warnings:
                 self._note("camera", warning)

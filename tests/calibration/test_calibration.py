@@ -294,6 +294,10 @@ def test_size_warning_names_the_points_whose_pieces_appear_small(layout):
     cut = replace(steep, image_size=(800, 440), homography=shift @ steep.homography)
     outside = set(cut.unframed_points()[0])
     assert outside and not outside & set(cut.small_piece_points())
+    # Every warning the commands give of this camera, the framing warning first.
+    assert cut.framing_warning() and cut.size_warning()
+    assert cut.camera_warnings() == [cut.framing_warning(), cut.size_warning()]
+    assert near.camera_warnings() == []
 
 
 def test_unframed_points_are_those_outside_and_those_the_edge_cuts(layout):

@@ -218,3 +218,6 @@ def test_watch_frames_a_small_set_found_by_its_markers_to_its_size(tmp_path):
     writer.release()
     calibration = _calibration(games.get("xiangqi"), None, str(video))
     assert calibration.piece_radius_ratio == pytest.approx(0.32, abs=0.03)
+    # and takes them as thick as usual for that size, as record and calibrate do
+    ratio = calibration.piece_radius_ratio
+    assert calibration.piece_height_mm == pytest.approx(0.5 * calibration.layout.pitch_mm * ratio)

@@ -229,11 +229,6 @@ def test_record_and_watch_need_no_profile_for_a_board_without_markers(without_ma
     assert f"; {len(truth['moves'])} moves, " in said[-2]
     watched = _calibration(games.get("cotoan"), None, str(without_markers.video))
     assert watched.method == "grid" and _worst_point_error(watched, truth) < 4.0
-    # As calibrate takes them: the pieces as thick as usual for the size they are framed at.
-    from calibration.homography import usual_thickness_mm
-
-    assert watched.piece_height_mm == pytest.approx(
-        usual_thickness_mm(watched.layout.pitch_mm, watched.piece_radius_ratio))
 
 
 def test_the_board_is_searched_for_on_the_first_seconds_of_a_camera_whose_clock_is_not_at_zero():
