@@ -4,7 +4,8 @@
   off, the pieces taken as thick as usual or as a user measured them (`models.synth.dataset.
   disturbed`). With ``--flat-quarter``, a quarter of the photos is cut as if the pieces were flat,
   as `banco calibrate` took them until session 43: every figure before that session was measured
-  so.
+  so. With ``--cut-at flat|usual|true``, every crop is cut with the pieces taken flat, as thick as
+  usual, or at their true thickness (the same photos and corners): what a thickness costs.
 - Held-out rendered photos (their own seed, and a font, wood texture and board style that
   training never saw): share of points right, share of boards read exactly, confusion.
 - The real photographed Xiangqi validation crops, each cut to its disc and framed like a station
@@ -35,13 +36,14 @@ from __future__ import annotations
 import argparse
 import random
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 import games
-from calibration.homography import SMALL_PIECE_PX
+from calibration.homography import SMALL_PIECE_PX, usual_thickness_mm
 from games import Point
 from models.synth.dataset import disturbed, paste_real_crop
 from models.synth.playout import DEFAULT_PLIES, random_game
@@ -70,7 +72,7 @@ def legal_position(game: str, rng: random.Random) -> tuple[dict[Point, str], dic
 def evaluate_photos(game: str, photos: int, seed: int, model: Path | None = None, progress=None,
                     legal: bool = False, thorough: bool = False, knocked: float = 0.0,
                     reread_below: float = REREAD_BELOW, thickness: tuple[float, float] = THICKNESS,
-                    flat_quarter: bool = False) -> dict:
+                    flat_quarter: bool = False, cut_at: str | None = None) -> dict:
     rng = random.Random(seed)
     right = total = exact = stacked = stacked_right = 0
     whole_right = whole_exact = 0
@@ -84,6 +86,8 @@ def evaluate_photos(game: str, photos: int, seed: int, model: Path | None = None
         scene = render_scene(game, rng, position=position, stacks=stacks, split="test", hands=False,
                              thickness=thickness)
         calibration = disturbed(scene.calibration, rng, knocked_radii=knocked, flat=flat_quarter)
+        if cut_at is not None:
+            calibration = replace(calibration, piece_height_mm=_thickness_cut_at(cut_at, scene.calibration))
         detector = Detector(game, calibration, classifier=classifier, thorough=thorough,
                             reread_below=reread_below)
         observation = detector.observe(scene.image)
@@ -209,6 +213,19 @@ def per_class_lines(confusion: Counter) -> list[str]:
     return lines
 
 
+CUT_AT = ("flat", "usual", "true")
+
+
+def _thickness_cut_at(cut_at: str, truth) -> float:
+    """The pieces' thickness (mm) the crops are cut at: none, the usual guess (as banco's commands
+    take it), or the rendered truth (a user's exact `--piece-height`)."""
+    if cut_at == "flat":
+        return 0.0
+    if cut_at == "usual":
+        return usual_thickness_mm(truth.layout.pitch_mm)
+    return truth.piece_height_mm
+
+
 def _thickness(text: str) -> tuple[float, float]:
     """`--thickness LO-HI`: the discs' thickness range, in piece radii."""
     try:
@@ -242,6 +259,9 @@ def main() -> None:
     parser.add_argument("--flat-quarter", action="store_true",
                         help="cut a quarter of the photos' crops at the board itself, as if the pieces were flat "
                         "(banco calibrate's default until session 43, and how every figure before it was measured)")
+    parser.add_argument("--cut-at", choices=CUT_AT, default=None,
+                        help="cut every crop with the pieces taken flat, as thick as usual, or at their true "
+                        "thickness (default: as the station's calibration would have it)")
     args = parser.parse_args()
     if not 0 <= args.reread_below <= 1:
         parser.error(f"--reread-below is a probability, from 0 to 1, not {args.reread_below}")
@@ -249,7 +269,7 @@ def main() -> None:
         parser.error(f"--knocked is in piece radii, from 0 to 2, not {args.knocked}")
     result = evaluate_photos(args.game, args.photos, args.seed, args.model, legal=args.legal,
                              thorough=args.thorough, knocked=args.knocked, reread_below=args.reread_below,
-                             thickness=args.thickness, flat_quarter=args.flat_quarter)
+                             thickness=args.thickness, flat_quarter=args.flat_quarter, cut_at=args.cut_at)
     kind = "legal positions" if args.legal else "random placements"
     if args.knocked:
         kind += f", every crop off-centre by up to {args.knocked:g} piece radii"
@@ -257,6 +277,8 @@ def main() -> None:
         kind += f", discs {args.thickness[0]:g}-{args.thickness[1]:g} radii thick"
     if args.flat_quarter:
         kind += ", a quarter cut as if the pieces were flat"
+    if args.cut_at:
+        kind += f", every crop cut at the {args.cut_at} thickness"
     print(f"held-out rendered photos ({kind}): {result['boards']}, points {result['points']}")
     print(f"  points right: {result['point_accuracy']:.4%}   boards exact: {result['board_exact']:.2%}"
           + ("   (each point on its own)" if args.legal else ""))

@@ -94,3 +94,17 @@ def test_the_stations_calibration_takes_the_usual_thickness_where_a_flat_one_was
             assert new.piece_height_mm == old.piece_height_mm
         assert before.random() == now.random()
     assert 5 <= flat_drawn <= 15  # about a quarter
+
+
+def test_crops_can_be_cut_flat_as_thick_as_usual_or_at_the_true_thickness():
+    import games
+    from calibration import BoardLayout, Calibration
+    from calibration.homography import usual_thickness_mm
+    from models.evaluate import _thickness_cut_at
+
+    layout = BoardLayout.for_game(games.get("commander"))
+    truth = Calibration.from_corners(layout, [(100, 650), (600, 650), (560, 100), (140, 100)], (700, 700),
+                                     piece_height_mm=13.0)
+    assert _thickness_cut_at("flat", truth) == 0.0
+    assert _thickness_cut_at("usual", truth) == usual_thickness_mm(layout.pitch_mm) != 13.0
+    assert _thickness_cut_at("true", truth) == 13.0
