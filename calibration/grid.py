@@ -14,14 +14,17 @@ long straight dark lines, each family converging under perspective. The finder
    fits the homography from the game's grid to the image, and scores each hypothesis by the
    *contrast* between evidence on the game's own printed segments (Xiangqi's river gap and
    palace diagonals, Commander's broken files across the river, Cờ Toán's cells and marked
-   zero cells) and evidence a fifth of a spacing beside them. Samples sit between points,
-   not on them: pieces cover the intersections;
+   zero cells) and evidence a fifth of a spacing beside them, on the emptier side (many
+   boards print a frame just outside the grid: against the mean of both sides the outer
+   lines matched nothing, and a grid shifted by one line won). Samples sit between points,
+   not on them: pieces cover the intersections; those outside the photo are left out, so a
+   line the photo's edge cuts is judged by what it shows;
 4. refines the best hypotheses by pulling every sample onto the strongest stroke across it
    and refitting the homography (a few rounds, narrowing), and keeps the best.
 
 The confidence is that contrast after refinement, on the thresholded map: per printed
-segment, the share of its samples on a stroke minus the share beside it, averaged over the
-segments together with their lower quartile (about 0.3–0.9 on the renders; under
+segment, the share of its samples on a stroke minus the share beside it (the emptier side),
+averaged over the segments together with their lower quartile (about 0.3–0.9 on the renders; under
 `MIN_CONFIDENCE` the finder gives up with `GridNotFoundError`).
 
 **Orientation.** The grid alone says which family holds the files wherever the game's lines
@@ -53,6 +56,8 @@ WORKING_SIZE = 1280
 BESIDE = 0.22
 # At most this many lines of each family enter the hypotheses (the strongest).
 LINES_PER_FAMILY = 20
+# Evidence above this counts as a stroke (the lines looked for, the matches scored).
+STROKE = 0.35
 
 
 class GridNotFoundError(CalibrationError):
@@ -171,7 +176,7 @@ def _lines(evidence: np.ndarray) -> np.ndarray:
     one line, so a grid line broken by pieces counts whole, while a line that only crosses
     many strokes (a diagonal through a grid) gets nothing."""
     height, width = evidence.shape
-    binary = (evidence > 0.35).astype(np.uint8) * 255
+    binary = (evidence > STROKE).astype(np.uint8) * 255
     shortest = max(20, round(0.04 * min(height, width)))
     found = cv2.HoughLinesP(binary, 1, math.pi / 360, shortest, minLineLength=shortest, maxLineGap=4)
     if found is None:
@@ -314,6 +319,13 @@ def _project(homographies: np.ndarray, points: np.ndarray) -> np.ndarray:
         return np.where(w > 1e-9, projected[..., :2] / w, np.nan)
 
 
+def _inside(evidence: np.ndarray, pixels: np.ndarray) -> np.ndarray:
+    height, width = evidence.shape
+    x, y = pixels[..., 0], pixels[..., 1]
+    with np.errstate(invalid="ignore"):
+        return np.isfinite(x) & np.isfinite(y) & (x >= 0) & (x <= width - 1) & (y >= 0) & (y <= height - 1)
+
+
 def _lookup(evidence: np.ndarray, pixels: np.ndarray) -> np.ndarray:
     """Evidence at pixel positions (nearest); outside the image counts as no evidence."""
     height, width = evidence.shape
@@ -325,17 +337,21 @@ def _lookup(evidence: np.ndarray, pixels: np.ndarray) -> np.ndarray:
 
 
 def _contrast(evidence: np.ndarray, homographies: np.ndarray, samples: Samples) -> np.ndarray:
-    """Per homography: evidence on each printed segment minus evidence beside it, averaged
-    over the segments together with their lower quartile (a grid squeezed onto half the board
-    matches some lines perfectly and the rest not at all)."""
+    """Per homography: evidence on each printed segment minus evidence beside it (the emptier
+    side; samples outside the photo left out), averaged over the segments together with their
+    lower quartile (a grid squeezed onto half the board matches some lines perfectly and the
+    rest not at all)."""
     n = len(homographies)
-    on = _lookup(evidence, _project(homographies, samples.on))
-    beside = _lookup(evidence, _project(homographies, samples.beside.reshape(-1, 2))).reshape(n, -1, 2).mean(-1)
+    on_pixels = _project(homographies, samples.on)
+    beside_pixels = _project(homographies, samples.beside.reshape(-1, 2))
+    on = _lookup(evidence, on_pixels)
+    beside = _lookup(evidence, beside_pixels).reshape(n, -1, 2).min(-1)
+    seen = _inside(evidence, on_pixels) & _inside(evidence, beside_pixels).reshape(n, -1, 2).all(-1)
     membership = np.zeros((len(samples.on), samples.segments))
     membership[np.arange(len(samples.on)), samples.segment] = 1.0
-    counts = membership.sum(axis=0)
-    used = counts > 0
-    per_segment = (on - beside) @ (membership[:, used] / counts[used])
+    used = membership.sum(axis=0) > 0
+    membership = membership[:, used]
+    per_segment = ((on - beside) * seen) @ membership / np.maximum(seen.astype(np.float64) @ membership, 1.0)
     return 0.5 * per_segment.mean(axis=1) + 0.5 * np.quantile(per_segment, 0.25, axis=1)
 
 
@@ -446,7 +462,7 @@ def find_grid(image: np.ndarray, layout: BoardLayout, source: str = "the image")
         raise GridNotFoundError(f"no {name} grid found in {source}: no four lines make a plausible board outline")
     candidates.sort(key=lambda item: -item[0])
     best_score, best = -1.0, None
-    binary = (evidence > 0.35).astype(np.float32)
+    binary = (evidence > STROKE).astype(np.float32)
     turns = (np.eye(3),) if model.half_turn_symmetric else (np.eye(3), _half_turn(model))
     for _, homography in candidates:
         for turn in turns:  # Commander's lines differ turned half round: each way is its own grid

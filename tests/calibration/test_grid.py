@@ -149,3 +149,25 @@ def test_cli_calibrate_turns_a_grid_seen_from_the_second_players_side_by_the_sta
     assert "the headquarters stand on their own side with the grid turned half round: turned" in result.stderr
     error = np.linalg.norm(load(out).grid_corners_px() - scene.calibration.grid_corners_px(), axis=1)
     assert error.max() < 0.25 * scene.calibration.piece_radius_px()
+
+
+# Held-out renders of `benchmarks/grid.py` the finder missed while a line's match was taken
+# against the mean of the evidence either side of it: a Cờ Tư Lệnh board printed with a frame a
+# fifth of a spacing outside its grid, where the samples beside the outer lines fall (a grid
+# shifted by one line matched better), and a Cờ Toán start position.
+MISSED_BEFORE = [("commander", 70018, False), ("cotoan", 70003, True)]
+
+
+@pytest.mark.parametrize(("game", "seed", "start"), MISSED_BEFORE)
+def test_a_line_is_matched_against_the_emptier_side_of_it(game, seed, start):
+    from vision.classes import EMPTY, appearance
+
+    variant = games.get(game)
+    position = {p: c for p, c in appearance(game, variant.board()).items() if c != EMPTY} if start else None
+    scene = render_scene(game, random.Random(seed), position=position, split="test")
+    found = find_board(scene.image, variant, source=f"render {seed}")
+    radius = scene.calibration.piece_radius_px()
+    corners = scene.calibration.grid_corners_px()
+    error = min(np.linalg.norm(found.grid_corners_px() - corners, axis=1).max(),
+                np.linalg.norm(found.grid_corners_px() - corners[[2, 3, 0, 1]], axis=1).max())
+    assert error < 0.5 * radius, (error, radius)
