@@ -22,10 +22,11 @@ long straight dark lines, each family converging under perspective. The finder
 4. refines the best hypotheses by pulling every sample onto the strongest stroke across it
    and refitting the homography (a few rounds, narrowing), and keeps the best.
 
-The confidence is that contrast after refinement, on the thresholded map: per printed
-segment, the share of its samples on a stroke minus the share beside it (the emptier side),
-averaged over the segments together with their lower quartile (about 0.3–0.9 on the renders; under
-`MIN_CONFIDENCE` the finder gives up with `GridNotFoundError`).
+The confidence is that contrast after refinement, on the evidence with strokes of at least
+`STROKE` counted whole and fainter ones in part: per printed segment, the share of its
+samples on a stroke minus the share beside it (the emptier side), averaged over the segments
+together with their lower quartile (about 0.3–0.9 on the renders; under `MIN_CONFIDENCE` the
+finder gives up with `GridNotFoundError`).
 
 **Orientation.** The grid alone says which family holds the files wherever the game's lines
 tell them apart (Xiangqi's river breaks the files, not the ranks; Cờ Toán and Commander have
@@ -372,13 +373,13 @@ def _plausible(quads: np.ndarray, image_size: tuple[int, int]) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------- refinement
-def _refine(evidence: np.ndarray, binary: np.ndarray, homography: np.ndarray, samples: Samples,
+def _refine(evidence: np.ndarray, strokes: np.ndarray, homography: np.ndarray, samples: Samples,
             rounds: int = 8) -> tuple[np.ndarray, float]:
     """Pull each line sample onto the strongest stroke across it, refit, narrowing each round;
     a round that matches the grid worse than before is dropped (a thick frame beside the
-    outer lines can pull them off). Returns the homography and its contrast on `binary`."""
+    outer lines can pull them off). Returns the homography and its contrast on `strokes`."""
     smooth = cv2.GaussianBlur(evidence, (0, 0), 1.0)
-    best = float(_contrast(binary, homography[None], samples)[0])
+    best = float(_contrast(strokes, homography[None], samples)[0])
     on, normals = samples.on, samples.normals()
     for reach in np.linspace(0.3, 0.08, rounds):
         offsets = np.linspace(-reach, reach, 25)
@@ -397,7 +398,7 @@ def _refine(evidence: np.ndarray, binary: np.ndarray, homography: np.ndarray, sa
         if fitted is None or inliers is None or inliers.sum() < 12:
             break
         fitted = fitted / fitted[2, 2]
-        score = float(_contrast(binary, fitted[None], samples)[0])
+        score = float(_contrast(strokes, fitted[None], samples)[0])
         if score > best:
             homography, best = fitted, score
     return homography, best
@@ -462,11 +463,13 @@ def find_grid(image: np.ndarray, layout: BoardLayout, source: str = "the image")
         raise GridNotFoundError(f"no {name} grid found in {source}: no four lines make a plausible board outline")
     candidates.sort(key=lambda item: -item[0])
     best_score, best = -1.0, None
-    binary = (evidence > STROKE).astype(np.float32)
+    # Scored on strokes as faint as `STROKE` counted whole and fainter ones in part, not on a
+    # threshold: in a blurred or tilted photo one family of lines can fall just below it.
+    strokes = np.clip(evidence / STROKE, 0.0, 1.0).astype(np.float32)
     turns = (np.eye(3),) if model.half_turn_symmetric else (np.eye(3), _half_turn(model))
     for _, homography in candidates:
         for turn in turns:  # Commander's lines differ turned half round: each way is its own grid
-            refined, score = _refine(evidence, binary, homography @ turn, samples)
+            refined, score = _refine(evidence, strokes, homography @ turn, samples)
             if score > best_score:
                 best_score, best = score, refined
     assert best is not None
