@@ -329,6 +329,7 @@ def _project(homographies: np.ndarray, points: np.ndarray) -> np.ndarray:
 
 
 def _inside(evidence: np.ndarray, pixels: np.ndarray) -> np.ndarray:
+    """Per pixel position, whether it lies on the image (NaN, behind the camera: not)."""
     height, width = evidence.shape
     x, y = pixels[..., 0], pixels[..., 1]
     with np.errstate(invalid="ignore"):
@@ -337,9 +338,8 @@ def _inside(evidence: np.ndarray, pixels: np.ndarray) -> np.ndarray:
 
 def _lookup(evidence: np.ndarray, pixels: np.ndarray) -> np.ndarray:
     """Evidence at pixel positions (nearest); outside the image counts as no evidence."""
-    height, width = evidence.shape
     x, y = pixels[..., 0], pixels[..., 1]
-    inside = np.isfinite(x) & np.isfinite(y) & (x >= 0) & (x <= width - 1) & (y >= 0) & (y <= height - 1)
+    inside = _inside(evidence, pixels)
     xi = np.where(inside, np.nan_to_num(x), 0).round().astype(int)
     yi = np.where(inside, np.nan_to_num(y), 0).round().astype(int)
     return np.where(inside, evidence[yi, xi], 0.0)
@@ -427,19 +427,17 @@ def find_grid(image: np.ndarray, layout: BoardLayout, source: str = "the image")
         fit = find_grid(small, layout, source)
         grow = np.diag([1 / shrink, 1 / shrink, 1.0])
         return GridFit(grow @ fit.grid_to_image, fit.confidence)
-    try:
-        fit = _search(image, layout, source, STROKE)
-    except GridNotFoundError:
-        fit = None
-    if fit is None or fit.confidence < RETRY_BELOW:
+    fits: list[GridFit] = []
+    for level in (STROKE, FAINT_LINES):
         try:
-            again = _search(image, layout, source, FAINT_LINES)
-        except GridNotFoundError:
-            if fit is None:
-                raise
-        else:
-            fit = again if fit is None or again.confidence > fit.confidence else fit
-    return fit
+            fits.append(_search(image, layout, source, level))
+        except GridNotFoundError as error:
+            missed = error
+        if fits and fits[-1].confidence >= RETRY_BELOW:
+            break
+    if not fits:
+        raise missed
+    return max(fits, key=lambda fit: fit.confidence)
 
 
 def _search(image: np.ndarray, layout: BoardLayout, source: str, level: float) -> GridFit:

@@ -163,14 +163,11 @@ MISSED_BEFORE = [("commander", 70018, False), ("cotoan", 70003, True), ("xiangqi
 
 @pytest.mark.parametrize(("game", "seed", "start"), MISSED_BEFORE)
 def test_boards_framed_close_or_with_faint_lines_are_found(game, seed, start):
-    from vision.classes import EMPTY, appearance
+    from vision.adapt import start_labels
+    from vision.classes import EMPTY
 
-    variant = games.get(game)
-    position = {p: c for p, c in appearance(game, variant.board()).items() if c != EMPTY} if start else None
+    position = {p: c for p, c in start_labels(game).items() if c != EMPTY} if start else None
     scene = render_scene(game, random.Random(seed), position=position, split="test")
-    found = find_board(scene.image, variant, source=f"render {seed}")
-    radius = scene.calibration.piece_radius_px()
-    corners = scene.calibration.grid_corners_px()
-    error = min(np.linalg.norm(found.grid_corners_px() - corners, axis=1).max(),
-                np.linalg.norm(found.grid_corners_px() - corners[[2, 3, 0, 1]], axis=1).max())
-    assert error < 0.5 * radius, (error, radius)
+    found = find_board(scene.image, games.get(game), source=f"render {seed}")
+    error = np.linalg.norm(found.grid_corners_px() - expected_corners(scene.calibration), axis=1)
+    assert error.max() < 0.5 * scene.calibration.piece_radius_px(), error
