@@ -7,8 +7,11 @@ placement with the highest log-likelihood among those the set allows.
 
 - No class more often than the start position holds it (pieces are never added, and no
   piece changes kind in these games; a Commander Chess stack counts every disc in it).
-- Xiangqi: every piece only on points it can reach (`games.xiangqi.misplaced`), and both
-  generals on the board, unless a hand hides a point of their palace.
+- Every piece only on points the rules let it stand on (each game's `misplaced`): in Xiangqi
+  the points it can reach from the start; in Commander Chess a navy only on the sea, the
+  coast and the navigable river, every other piece (a stack's carrier, on top) only on land;
+  in Cờ Toán a 0 only on its marked cell, which it never leaves.
+- Xiangqi: both generals on the board, unless a hand hides a point of their palace.
 
 An occluded point keeps its `occluded` reading and takes no part.
 
@@ -35,8 +38,7 @@ from functools import cache
 import numpy as np
 
 import games
-from games import BLACK, WHITE, Point
-from games.xiangqi import Piece, misplaced
+from games import BLACK, WHITE, Point, commander, cotoan, xiangqi
 from vision.classes import EMPTY, OCCLUDED, appearance, class_of_letter, fen_letter
 
 # The costs are -log p, p floored at 1e-9 (at most ~21 nats): a placement the set forbids costs
@@ -58,8 +60,18 @@ def set_limits(game: str) -> dict[str, int]:
     return dict(Counter(c for c in appearance(game, board).values() if c != EMPTY))
 
 
+@cache
 def _allowed(game: str, name: str, point: Point) -> bool:
-    return game != "xiangqi" or misplaced(Piece.from_symbol(fen_letter(game, name)), point) is None
+    """Whether the rules let a piece of class `name` stand on `point` (each game's `misplaced`)."""
+    letter = fen_letter(game, name)
+    if game == "xiangqi":
+        return xiangqi.misplaced(xiangqi.Piece.from_symbol(letter), point) is None
+    if game == "commander":
+        return commander.misplaced(commander.Piece.from_fen(letter), point) is None
+    if game == "cotoan":
+        value, color = int(letter.lstrip("-")), BLACK if letter.startswith("-") else WHITE
+        return cotoan.misplaced(cotoan.Piece(value, color), point) is None
+    return True
 
 
 def _required(game: str) -> tuple[str, ...]:

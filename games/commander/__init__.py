@@ -6,7 +6,7 @@
 True
 """
 
-from games.commander.board import NINE_PIECE_FEN, STARTING_FEN, Board, GameResult, LegalTurns, Mode, Turn
+from games.commander.board import NINE_PIECE_FEN, STARTING_FEN, Board, GameResult, LegalTurns, Mode, Turn, misplaced
 from games.commander.notation import NOTATIONS, SECRETARY
 from games.commander.pieces import BLUE, RED, Kind, Piece
 from games.commander.rules import Act, Action, Fate
@@ -16,5 +16,5 @@ from games.commander.variant import VARIANT
 __all__ = [
     "BLUE", "GEOMETRY", "NINE_PIECE_FEN", "NOTATIONS", "RED", "SECRETARY", "STARTING_FEN", "VARIANT",
     "Act", "Action", "Board", "Fate", "GameResult", "Kind", "LegalTurns", "Mode", "Piece", "Turn",
-    "parse_point", "seed_name", "square_name",
+    "misplaced", "parse_point", "seed_name", "square_name",
 ]

@@ -912,6 +912,23 @@ def _stands(kind: Kind, square: int) -> bool:
     return tr.is_navy_point(square) if kind is Kind.NAVY else tr.is_land(square)
 
 
+def misplaced(piece: Piece, point: Point) -> str | None:
+    """Why `piece` can never stand on `point`, as a single piece or as a stack's carrier, or
+    None (§2: a navy only on the sea, the coast and the navigable river; every other piece only
+    on land, the coast included).
+
+    >>> misplaced(Piece(Kind.TANK, RED), tr.to_point(tr.parse_point("a5")))
+    'Red tank cannot stand on a5 (sea; §2)'
+    >>> misplaced(Piece(Kind.NAVY, BLUE), tr.to_point(tr.parse_point("c5"))) is None
+    True
+    """
+    square = tr.from_point(point)
+    if _stands(piece.kind, square):
+        return None
+    return f"{color_name(piece.color)} {piece.kind.label} cannot stand on {tr.square_name(square)} " \
+           f"({_terrain_word(square)}; §2)"
+
+
 def _touches_only(action: Action, touched: frozenset[int]) -> bool:
     """The points `action` changes all lie in `touched` (used by the vision query)."""
     if action.fate is Fate.SHOT_DOWN:

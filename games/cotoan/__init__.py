@@ -18,6 +18,7 @@ from games.cotoan.board import (
     Move,
     Piece,
     cell_name,
+    misplaced,
     parse_cell,
 )
 from games.cotoan.geometry import GEOMETRY
@@ -29,5 +30,5 @@ from games.cotoan.variant import VARIANT
 __all__ = [
     "GEOMETRY", "NOTATION", "NOTATIONS", "OPERATIONS", "STARTING_FEN", "TARGETS", "VARIANT", "Board",
     "GameOptions", "GameRecord", "InvalidOptionError", "LegalMoveGenerator", "Match", "Move", "Piece",
-    "cell_name", "distances", "parse_cell",
+    "cell_name", "distances", "misplaced", "parse_cell",
 ]

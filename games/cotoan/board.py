@@ -699,6 +699,20 @@ def _parse_scores(text: str, squares: list[int], options: GameOptions) -> tuple[
     return white, black
 
 
+def misplaced(piece: Piece, point: Point) -> str | None:
+    """Why `piece` can never stand on `point`, or None: a 0 never leaves its marked cell.
+
+    >>> misplaced(Piece(0, WHITE), parse_cell("e3"))
+    'White 0 on e3: the 0 stands only on its marked cell e2'
+    >>> misplaced(Piece(0, BLACK), parse_cell("e10")) is None and misplaced(Piece(7, WHITE), parse_cell("e10")) is None
+    True
+    """
+    home = WHITE_ZERO if piece.color is WHITE else BLACK_ZERO
+    if piece.value == 0 and tuple(point) != tuple(home):
+        return f"{piece} on {cell_name(point)}: the 0 stands only on its marked cell {cell_name(home)}"
+    return None
+
+
 def _validate_placement(squares: list[int]) -> None:
     """Reject what no Cờ Toán set can show: two pieces of one value, a 0 off its marked cell."""
     seen: dict[int, int] = {}
@@ -710,10 +724,8 @@ def _validate_placement(squares: list[int]) -> None:
             raise InvalidFenError(
                 f"two {piece}s, on {cell_name(_point(seen[code]))} and {cell_name(_point(sq))}: a set has one of each")
         seen[code] = sq
-        home = WHITE_ZERO_SQ if code > 0 else BLACK_ZERO_SQ
-        if piece.value == 0 and sq != home:
-            raise InvalidFenError(
-                f"{piece} on {cell_name(_point(sq))}: the 0 stands only on its marked cell "
-                f"{cell_name(_point(home))}")
+        wrong = misplaced(piece, _point(sq))
+        if wrong:
+            raise InvalidFenError(wrong)
     if 1 not in seen and -1 not in seen:
         raise InvalidFenError("neither 0 is on the board: a game ends when the first 0 is taken")

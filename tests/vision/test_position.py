@@ -70,11 +70,31 @@ def test_cotoan_holds_each_digit_once_a_side():
     assert [read[p] for p in reads] == ["black_6", "black_9"]
 
 
-def test_commander_counts_only_the_limits():
-    reads = {Point(0, 0): {"red_missile": 0.9}, Point(5, 5): {"red_missile": 0.5, "red_militia": 0.45},
+def test_cotoan_reads_a_0_only_on_its_marked_cell():
+    # e2 (White's 0) and e10 (Black's): a 0 never moves, so one seen elsewhere is another digit.
+    reads = {Point(2, 5): {"white_0": 0.6, "white_9": 0.3},
+             Point(4, 9): {"black_9": 0.5, "black_0": 0.45}, Point(3, 3): {"black_0": 0.55, EMPTY: 0.4}}
+    read = _read("cotoan", reads)
+    assert [read[p] for p in reads] == ["white_9", "black_9", EMPTY]
+    assert _read("cotoan", {Point(4, 1): {"white_0": 0.6, "white_9": 0.3}})[Point(4, 1)] == "white_0"
+
+
+def test_commander_counts_the_limits():
+    reads = {Point(4, 0): {"red_missile": 0.9}, Point(5, 5): {"red_missile": 0.5, "red_militia": 0.45},
              Point(2, 2): {"blue_tank": 0.9}}
     read = _read("commander", reads)
     assert [read[p] for p in reads] == ["red_missile", "red_militia", "blue_tank"]
+
+
+def test_commander_pieces_keep_to_their_terrain():
+    # a1 and b7 are sea (navies only); c3 is coast (both); d6 is navigable river (both); g5 is land.
+    reads = {Point(0, 0): {"red_tank": 0.6, "red_navy": 0.3},
+             Point(1, 6): {"blue_infantry": 0.7, EMPTY: 0.25},
+             Point(2, 2): {"red_navy": 0.9},
+             Point(3, 5): {"blue_navy": 0.9},
+             Point(6, 4): {"red_navy": 0.6, "red_tank": 0.35}}
+    read = _read("commander", reads)
+    assert [read[p] for p in reads] == ["red_navy", EMPTY, "red_navy", "blue_navy", "red_tank"]
 
 
 @pytest.mark.parametrize("seed", range(40))
