@@ -214,6 +214,7 @@ def calibrate(
         frame = read_image(image) if image is not None else grab_frame(camera)
         layout = BoardLayout.for_game(games.get(game), pitch)
         height, width = frame.shape[:2]
+        _check_corners_given(corners)
         if corners and auto:
             raise BancoError("give --corners or --auto, not both")
         if piece_height is not None and piece_height < 0:
@@ -346,6 +347,7 @@ def recognize(
             raise BancoError(f"--piece-height is a thickness in mm, 0 or more, not {piece_height:g}")
         frame = read_image(image)
         height, width = frame.shape[:2]
+        _check_corners_given(corners)
         if corners and calibration_file:
             raise BancoError("give --corners or --calibration, not both")
         if calibration_file:
@@ -353,6 +355,12 @@ def recognize(
             if cal.layout.geometry.name != variant.name:
                 raise BancoError(
                     f"{calibration_file} calibrates a {cal.layout.geometry.name} board, not {variant.name}")
+            if cal.image_size != (width, height):
+                # The same view at another resolution (a phone's smaller setting): scaled to it.
+                made = "×".join(str(v) for v in cal.image_size)
+                cal = cal.for_image_size((width, height), str(image))
+                typer.echo(f"{calibration_file} was made on {made} photos; {image} is {width}×{height}, "
+                           "the same view scaled", err=True)
         else:
             layout = BoardLayout.for_game(variant)
             thickness = piece_height if piece_height is not None else (
@@ -398,7 +406,6 @@ def recognize(
     if as_json:
         typer.echo(json.dumps({"game": variant.name, "fen": fen, "points": points}))
     else:
-        # Against this photo, which may be smaller than the one the profile was made on.
         at = [games.Point(p["file"], p["rank"]) for p in points]
         unseen = outside_frame([cal.piece_center_pixel(point) for point in at], frame.shape)
         unframed = {(point.file, point.rank) for point, out in zip(at, unseen, strict=True) if out}
@@ -410,9 +417,15 @@ def recognize(
         if unsure:
             names = ", ".join(g.point_name(games.Point(p["file"], p["rank"])) for p in unsure[:12])
             typer.echo(f"unsure about {len(unsure)} point(s): {names}", err=True)
-        for warning in cal.view_warnings():
-            typer.echo(f"warning: {warning}", err=True)
+    for warning in cal.view_warnings():
+        typer.echo(f"warning: {warning}", err=True)
     typer.echo(fen)
+
+
+def _check_corners_given(corners: str | None) -> None:
+    """`--corners ""` (a shell variable left empty) is a mistake, not a request to search."""
+    if corners is not None and not corners.strip():
+        raise BancoError('--corners is empty: give four "x,y" pairs, or leave it out to find the board')
 
 
 @app.command()

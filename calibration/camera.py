@@ -11,6 +11,8 @@ from calibration.homography import CalibrationError
 
 
 def read_image(path: Path) -> np.ndarray:
+    if Path(path).is_dir():
+        raise CalibrationError(f"{str(path)!r} is a folder, not an image")
     if not Path(path).is_file():
         raise CalibrationError(f"image {str(path)!r} does not exist")
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)

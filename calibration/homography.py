@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -83,6 +83,13 @@ class Calibration:
             raise CalibrationError("the four corners do not form a convex quadrilateral: check their order")
         if abs(_signed_area(pixels)) < 400.0:
             raise CalibrationError("the four corners enclose almost no area")
+        if _signed_area(pixels) > 0:
+            # Seen from its printed side, a board's corners in this order always turn
+            # anticlockwise on the photo (y down: a negative area); the other way is a mirror image.
+            names = ", ".join(layout.geometry.point_name(p) for p in layout.corner_points())
+            raise CalibrationError(
+                f"the four corners go clockwise on the photo: give them anticlockwise ({names}), "
+                "or, if the photo is mirrored (a front camera), flip it first")
         sheet = np.array([layout.point_mm(p) for p in layout.corner_points()], dtype=np.float64)
         homography = cv2.getPerspectiveTransform(sheet.astype(np.float32), np.array(pixels, dtype=np.float32))
         return cls(layout, homography.astype(np.float64), (int(width), int(height)), "corners", **kwargs)
@@ -97,6 +104,31 @@ class Calibration:
         if homography is None or inliers is None or int(inliers.sum()) < 4:
             raise CalibrationError("the reference points do not agree on one board position")
         return cls(layout, homography, (int(image_size[0]), int(image_size[1])), method, **kwargs)
+
+    def for_image_size(self, size: tuple[int, int], source: str = "the photo") -> Calibration:
+        """This calibration for a photo `size` (width, height) of the same view: itself at its own
+        size, scaled where only the resolution differs (the same shape within 1 %), else a
+        `CalibrationError` naming `source`: another shape is another view.
+
+        >>> import games
+        >>> from calibration.layout import BoardLayout
+        >>> cal = Calibration.from_corners(BoardLayout.for_game(games.get("xiangqi")),
+        ...                                [(100, 600), (500, 600), (500, 100), (100, 100)], (640, 720))
+        >>> [round(v, 2) for v in cal.for_image_size((320, 360)).point_pixel(games.Point(0, 0))]
+        [49.75, 299.75]
+        """
+        width, height = (int(v) for v in size)
+        own_width, own_height = self.image_size
+        if (width, height) == (own_width, own_height):
+            return self
+        sx, sy = width / own_width, height / own_height
+        if abs(sx / sy - 1) > 0.01:
+            raise CalibrationError(
+                f"{source} is {width}×{height}, but the calibration is for {own_width}×{own_height}, another "
+                "shape of view: calibrate this camera again, or give the corners")
+        # Pixel centres stay centres: x' + 0.5 = (x + 0.5) × scale, as cv2.resize places them.
+        scale = np.array([[sx, 0, (sx - 1) / 2], [0, sy, (sy - 1) / 2], [0, 0, 1]], dtype=np.float64)
+        return replace(self, homography=scale @ self.homography, image_size=(width, height), _pose=None, _plane=None)
 
     # ------------------------------------------------------------------ mapping
     def sheet_to_pixels(self, sheet_mm: np.ndarray) -> np.ndarray:

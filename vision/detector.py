@@ -45,7 +45,7 @@ REREAD_MAGNIFIED = 1.2
 
 
 class ModelNotFoundError(ValueError):
-    """No classifier is shipped or given for this game."""
+    """No usable classifier is shipped or given for this game: no file, or none onnxruntime loads."""
 
 
 @dataclass
@@ -151,7 +151,11 @@ class PointClassifier:
         if not path.is_file():
             raise ModelNotFoundError(f"no point classifier for {game!r} at {path}")
         self.parts = Parts(threads, f"{game}-crops")
-        self.sessions = [cpu_session(path, 1) for _ in range(threads)]
+        try:
+            self.sessions = [cpu_session(path, 1) for _ in range(threads)]
+        except Exception as error:  # onnxruntime raises its own kinds for a file it cannot load
+            raise ModelNotFoundError(f"{path} is not an ONNX model onnxruntime can load "
+                                     f"({type(error).__name__})") from None
         self.session = self.sessions[0]
         self.input_name = self.session.get_inputs()[0].name
         outputs = [output.name for output in self.session.get_outputs()]

@@ -76,6 +76,8 @@ def test_corners_map_exactly_and_fix_orientation(layout):
     ([(0, 0), (500, 0), (0, 500), (500, 500)], "convex"),
     ([(0, 0), (10, 0), (10, 10), (0, 10)], "area"),
     ([(0, 0), (500, 0), (500, 900), (0, 500)], "outside"),
+    # a0, a9, i9, i0: the right corners in the wrong turn, a mirror image no camera sees.
+    ([(200.0, 700.0), (230.0, 160.0), (560.0, 150.0), (600.0, 690.0)], r"clockwise.*\(a0, i0, i9, a9\)"),
 ])
 def test_bad_corners_are_refused_with_a_reason(layout, corners, message):
     with pytest.raises(CalibrationError, match=message):

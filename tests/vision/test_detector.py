@@ -4,6 +4,7 @@ import json
 import random
 import subprocess
 import sys
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -253,13 +254,18 @@ def test_recognize_prints_a_fen_last(tmp_path, start_scene):
     (["{photo}", "--game", "chess"], "unknown game"),
     (["{blank}"], "markers"),
     (["{photo}", "--piece-height", "-2"], "--piece-height is a thickness in mm, 0 or more, not -2"),
+    (["{folder}"], "is a folder, not an image"),
+    (["{photo}", "--corners", ""], "--corners is empty"),
+    # a0, a9, i9, i0: a mirror image of the board no camera above it sees.
+    (["{photo}", "--corners", "100,400 100,100 500,100 500,400"], "the four corners go clockwise on the photo"),
+    (["{photo}", "--corners", "100,400 500,400 500,100 100,100", "--model", "{photo}"], "is not an ONNX model"),
 ])
 def test_recognize_bad_input_is_one_line(tmp_path, args, words):
     photo = tmp_path / "p.png"
     cv2.imwrite(str(photo), np.full((480, 640, 3), 200, np.uint8))
     blank = tmp_path / "blank.png"
     cv2.imwrite(str(blank), np.full((480, 640, 3), 128, np.uint8))
-    args = [a.format(photo=photo, blank=blank) for a in args]
+    args = [a.format(photo=photo, blank=blank, folder=tmp_path) for a in args]
     result = banco("recognize", *args)
     assert result.returncode == 2
     assert words in result.stderr and "Traceback" not in result.stderr
@@ -313,18 +319,48 @@ def test_points_outside_the_frame_are_occluded_and_the_rest_read_as_before(class
 def test_recognize_says_which_points_lie_outside_the_photo(tmp_path, start_scene):
     from calibration.profile import save
 
+    # A profile of this very view, though the board runs on past the photo's right edge.
+    # (The pose, and so where a piece's top appears, takes the photo's centre for the lens's.)
     profile = tmp_path / "profile.json"
-    save(start_scene.calibration, profile)
+    cal = replace(start_scene.calibration, image_size=(CUT, start_scene.image.shape[0]), _pose=None, _plane=None)
+    save(cal, profile)
     photo = tmp_path / "left.png"
     cv2.imwrite(str(photo), start_scene.image[:, :CUT])
     result = banco("recognize", str(photo), "--calibration", str(profile))
     assert result.returncode == 0, result.stderr
     g = games.get("xiangqi").geometry
-    outside = sorted((p.file, p.rank) for p in g.points() if beyond_the_cut(start_scene.calibration, p))
+    outside = sorted((p.file, p.rank) for p in g.points() if beyond_the_cut(cal, p))
     names = ", ".join(g.point_name(games.Point(*at)) for at in outside[:12])
     assert f"{len(outside)} point(s) outside the photo, not read (empty in the FEN): {names}" in result.stderr
     data = json.loads(banco("recognize", str(photo), "--calibration", str(profile), "--json").stdout.splitlines()[0])
     occluded = {(p["file"], p["rank"]) for p in data["points"] if p["occluded"]}
     assert occluded >= set(outside)
     for at in occluded - set(outside):  # only where the cut runs through the crop
-        assert beyond_the_cut(start_scene.calibration, games.Point(*at), margin_radii=2), at
+        assert beyond_the_cut(cal, games.Point(*at), margin_radii=2), at
+
+
+def test_a_profile_reads_a_smaller_photo_of_its_view_and_refuses_another_shape(tmp_path, start_scene):
+    """A phone's smaller setting gives the same view in fewer pixels: the profile is scaled to
+    it (the start position still reads whole, and the small pieces' warning reaches stderr with
+    --json too); a photo of another shape is another view, refused in one line."""
+    from calibration.profile import save
+
+    profile = tmp_path / "profile.json"
+    save(start_scene.calibration, profile)
+    height, width = start_scene.image.shape[:2]
+    small = tmp_path / "small.png"
+    shrunk = cv2.resize(start_scene.image, (width * 3 // 4, height * 3 // 4), interpolation=cv2.INTER_AREA)
+    cv2.imwrite(str(small), shrunk)
+    result = banco("recognize", str(small), "--calibration", str(profile), "--json")
+    assert result.returncode == 0, result.stderr
+    assert f"was made on {width}×{height} photos; {small} is {width * 3 // 4}×{height * 3 // 4}" in result.stderr
+    assert "warning: " in result.stderr and "under 20 px" in result.stderr  # pieces of about 18 px
+    start = games.get("xiangqi").starting_fen
+    assert result.stdout.strip().splitlines()[-1] == start
+    assert json.loads(result.stdout.splitlines()[0])["fen"] == start
+    square = tmp_path / "square.png"
+    cv2.imwrite(str(square), start_scene.image[:, :height])
+    result = banco("recognize", str(square), "--calibration", str(profile))
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert f"is {height}×{height}, but the calibration is for {width}×{height}" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
