@@ -169,7 +169,14 @@ def _locate_without_corners(layout, frame, source: str, piece_height_mm: float, 
 
 
 def _size_note(measured: float, reframed: bool) -> str:
-    framing = "crops framed to it" if reframed else "a usual size, read as usual"
+    from calibration.piece_size import USUAL
+
+    if reframed:
+        framing = "crops framed to it"
+    elif USUAL[0] <= measured <= USUAL[1]:
+        framing = "a usual size, read as usual"
+    else:  # the median is off, but not three discs in four (`sized_to_pieces`)
+        framing = f"not clearly off the usual {USUAL[0]:.2f}–{USUAL[1]:.2f}, read as usual"
     return f"radius {measured:.2f} of the point spacing, {framing}"
 
 
@@ -252,7 +259,8 @@ def calibrate(
             from vision.detector import PointClassifier
 
             typer.echo(f"adapting the {game} classifier to the set on {len(frames)} start photo(s)…", err=True)
-            report = adapt_to_start(PointClassifier(game), [(shot, cal) for shot in frames])
+            report = adapt_to_start(PointClassifier(game), [(shot, cal) for shot in frames],
+                                    names=[str(path) for path in photos])
         data = save(cal, out, camera=str(camera or image), image=frame, radius_measured=reframed)
         if report is not None and report.helps:
             adaptation_file = save_with_profile(report.adaptation, out)

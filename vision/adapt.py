@@ -324,8 +324,10 @@ class Adaptation:
                 arrays = {name: data[name].astype(np.float64) for name in data.files if name != "header"}
         except FileNotFoundError:
             raise AdaptationError(f"adaptation file {str(path)!r} does not exist") from None
-        except (OSError, ValueError, KeyError) as error:
-            raise AdaptationError(f"{str(path)!r} is not an adaptation file: {error}") from None
+        except (OSError, ValueError, KeyError):
+            # numpy's own words ("pickled data", "bad zip") name its format, not the user's mistake.
+            raise AdaptationError(f"{str(path)!r} is not an adaptation file (damaged, or another kind of file): "
+                                  "run banco calibrate --start-position again") from None
         if header.get("version") != VERSION:
             raise AdaptationError(f"{path}: adaptation version {header.get('version')!r}, expected {VERSION}")
         templates = None
@@ -465,9 +467,10 @@ def start_agreement(game: str, classes: Sequence[str], probabilities: np.ndarray
     return agree, swapped
 
 
-def check_start_position(game: str, classes: Sequence[str], samples: Samples, photos: int) -> list[float]:
+def check_start_position(game: str, classes: Sequence[str], samples: Samples, photos: int,
+                         names: Sequence[str] | None = None) -> list[float]:
     """Each photo's agreement with the start FEN; `NotStartPositionError` for a photo that
-    does not show the start position."""
+    does not show the start position, named by `names` (its file) or by its number."""
     first, second = SIDES[game]
     agreements = []
     for number in range(photos):
@@ -477,7 +480,8 @@ def check_start_position(game: str, classes: Sequence[str], samples: Samples, ph
             hint = (" (the two sides look swapped: is the calibration's first rank on the wrong side?)"
                     if swapped > agree else "")
             raise NotStartPositionError(
-                f"photo {number + 1} does not look like the {game} start position: only {agree:.0%} of the "
+                f"{names[number] if names else f'photo {number + 1}'} does not look like the {game} start "
+                f"position: only {agree:.0%} of the "
                 f"points where it or the start FEN has a piece agree on empty / {first} / {second} (at least "
                 f"{START_AGREEMENT:.0%} expected){hint}")
         agreements.append(agree)
@@ -618,8 +622,9 @@ def _point_halves(labels: np.ndarray) -> np.ndarray:
 
 
 def adapt_to_start(classifier: PointClassifier, photos: Sequence[tuple[np.ndarray, Calibration]],
-                   method: str = DEFAULT_METHOD, seed: int = 0) -> AdaptationReport:
-    """Adapt `classifier` to the set on `photos` of the start position (each with its calibration).
+                   method: str = DEFAULT_METHOD, seed: int = 0, names: Sequence[str] | None = None) -> AdaptationReport:
+    """Adapt `classifier` to the set on `photos` of the start position (each with its calibration;
+    `names`, their files, name a photo that does not show it).
 
     Measured before the final fit: with two or more photos, each photo is read by an
     adaptation fitted on the others; with one, half the points of every class that has two or
@@ -631,7 +636,7 @@ def adapt_to_start(classifier: PointClassifier, photos: Sequence[tuple[np.ndarra
     classes = classifier.classes
     game = classifier.game
     samples = collect(classifier, photos, seed=seed, features=bool(components(method) & {"prototypes", "head"}))
-    agreement = check_start_position(game, classes, samples, len(photos))
+    agreement = check_start_position(game, classes, samples, len(photos), names)
     model_right = adapted_right = 0
     if len(photos) > 1:
         for number in range(len(photos)):

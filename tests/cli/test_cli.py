@@ -41,3 +41,12 @@ def test_unknown_notation_is_one_line():
     result = banco("moves", "--notation", "klingon")
     assert result.returncode != 0
     assert "klingon" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_the_measured_size_note_says_when_a_size_off_the_usual_is_still_read_as_usual():
+    from banco.cli import _size_note
+
+    assert _size_note(0.45, reframed=False) == "radius 0.45 of the point spacing, a usual size, read as usual"
+    assert _size_note(0.53, reframed=False) == ("radius 0.53 of the point spacing, not clearly off the usual "
+                                                "0.37–0.50, read as usual")
+    assert _size_note(0.32, reframed=True) == "radius 0.32 of the point spacing, crops framed to it"
