@@ -125,7 +125,7 @@ class Calibration:
         if abs(sx / sy - 1) > 0.01:
             raise CalibrationError(
                 f"{source} is {width}×{height}, but the calibration is for {own_width}×{own_height}, another "
-                "shape of view: calibrate this camera again, or give the corners")
+                "shape of view: calibrate this camera again")
         # Pixel centres stay centres: x' + 0.5 = (x + 0.5) × scale, as cv2.resize places them.
         scale = np.array([[sx, 0, (sx - 1) / 2], [0, sy, (sy - 1) / 2], [0, 0, 1]], dtype=np.float64)
         return replace(self, homography=scale @ self.homography, image_size=(width, height), _pose=None, _plane=None)

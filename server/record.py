@@ -329,9 +329,11 @@ class Recorder:
         return self._state(game_id).row
 
     def station_may_write(self, game_id: int, key: str) -> bool:
+        """Whether `key` is the station key of the board `game_id` is played on; `NotFoundError`
+        for a game that does not exist (a station told its game id wrong, not its key)."""
         with self.sessions() as session:
-            row = session.get(GameRow, game_id)
-            if row is None or row.board_id is None:
+            row = self._get(session, GameRow, game_id)
+            if row.board_id is None:
                 return False
             physical = session.get(BoardRow, row.board_id)
             return physical is not None and secrets.compare_digest(physical.station_key_hash, hash_key(key))

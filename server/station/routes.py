@@ -9,9 +9,9 @@ import io
 from importlib import resources
 from typing import Any
 
-from fastapi import APIRouter, Body, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response, StreamingResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from server.api.deps import GameId
 from server.app import call
@@ -31,13 +31,33 @@ async def station_status(game_id: GameId, request: Request) -> dict[str, Any]:
     return status
 
 
+class StationStatusIn(BaseModel):
+    """What a station says of itself (`Orchestrator.status`). Every field may be left out; those
+    given must have their types, so that the pages can show them. Other fields are kept as sent."""
+
+    model_config = ConfigDict(extra="allow")
+
+    station: str | None = Field(None, description="the station's name")
+    camera: str | None = Field(None, description="starting, watching, lost or ended")
+    frames: int | None = Field(None, ge=0, description="frames read so far")
+    ply: int | None = Field(None, ge=0, description="plies on the station's board")
+    clock: dict[str, Any] | None = Field(None, description="device, connected, white_ms, black_ms, running")
+    leds: dict[str, Any] | None = Field(None, description="the LED frame: grid, palette, points")
+    leds_device: dict[str, Any] | None = Field(None, description="device, connected")
+    waiting: int | None = Field(None, ge=0, description="moves in the outbox, not yet on the record")
+    camera_warnings: list[str] = Field(default_factory=list, description=(
+        "`banco calibrate`'s warnings for the camera's calibration as it stands, one sentence each; "
+        "empty when none applies"))
+    events: list[dict[str, Any]] = Field(default_factory=list, description="the station's recent doubts")
+
+
 @router.post("/api/games/{game_id}/station", status_code=204,
-             responses={401: {"description": "no key"}, 403: {"description": "wrong key"}})
-async def report_status(game_id: GameId, request: Request, who: Writer,
-                        status: dict[str, Any] = Body(...)) -> Response:  # noqa: B008
+             responses={401: {"description": "no key"}, 403: {"description": "wrong key"},
+                        404: {"description": "no such game"}, 422: {"description": "a field of the wrong type"}})
+async def report_status(game_id: GameId, request: Request, who: Writer, status: StationStatusIn) -> Response:
     """A remote station reports its status (X-Station-Key of the game's board)."""
     await call(request.app.state.recorder.get_game, game_id)  # 404 for a game that does not exist
-    request.app.state.stations.update(game_id, status)
+    request.app.state.stations.update(game_id, status.model_dump(exclude_none=True))
     return Response(status_code=204)
 
 
@@ -75,6 +95,22 @@ class AdaptationOut(BaseModel):
         "each names what to do. Empty when none applies"))
 
 
+def _photo_bytes(text: str, number: int) -> bytes:
+    """A photo's bytes from its base64: standard or URL-safe, line breaks (as the `base64`
+    command writes) and a ``data:image/…;base64,`` prefix allowed."""
+    if text.startswith("data:") and "," in text:
+        text = text.split(",", 1)[1]
+    text = "".join(text.split()).replace("-", "+").replace("_", "/")
+    try:
+        data = base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        raise ValueError(f"photo {number} is not base64 (the characters A–Z a–z 0–9 + / or - _, "
+                         "and = padding)") from None
+    if not data:
+        raise ValueError(f"photo {number} is empty")
+    return data
+
+
 def _adapt(game: str, body: AdaptationIn) -> AdaptationOut:
     """`banco calibrate --start-position`'s adaptation, for a station that sends its photos."""
     import cv2
@@ -87,21 +123,15 @@ def _adapt(game: str, body: AdaptationIn) -> AdaptationOut:
     calibration = from_dict(body.calibration, source="calibration")
     if calibration.layout.geometry.name != game:
         raise ValueError(f"the calibration is for a {calibration.layout.geometry.name} board, but this game is {game}")
-    frames = []
+    shots = []
     for number, text in enumerate(body.photos, 1):
-        try:
-            data = base64.b64decode(text, validate=True)
-        except (binascii.Error, ValueError):
-            raise ValueError(f"photo {number} is not base64") from None
+        data = _photo_bytes(text, number)
         frame = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
         if frame is None:
             raise ValueError(f"photo {number} is not an image (JPEG or PNG)")
-        width, height = calibration.image_size
-        if frame.shape[:2] != (height, width):
-            raise ValueError(f"photo {number} is {frame.shape[1]}×{frame.shape[0]}, but the calibration is for "
-                             f"{width}×{height}")
-        frames.append(frame)
-    report = adapt_to_start(PointClassifier(game), [(frame, calibration) for frame in frames])
+        # The same view at another resolution is scaled to, as `banco recognize` does.
+        shots.append((frame, calibration.for_image_size((frame.shape[1], frame.shape[0]), f"photo {number}")))
+    report = adapt_to_start(PointClassifier(game), shots)
     buffer = io.BytesIO()
     report.adaptation.save(buffer)
     return AdaptationOut(game=game, report=report.to_json(), summary=report.summary(),

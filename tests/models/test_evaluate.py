@@ -37,7 +37,7 @@ def test_a_point_is_on_the_photos_edge_when_the_edge_cuts_its_disc():
     from models.evaluate import on_photo_edge
 
     layout = BoardLayout.for_game(games.get("xiangqi"))
-    whole = Calibration.from_corners(layout, [(100, 100), (500, 100), (500, 550), (100, 550)], (1000, 1000))
+    whole = Calibration.from_corners(layout, [(100, 550), (500, 550), (500, 100), (100, 100)], (1000, 1000))
     # The same view in a photo 300 px wide whose left edge lies 105 px to the right: files 50 px
     # apart, file a at x = -5, b at 45, c at 95, g at 295 (4 px from the right edge), h at 345.
     shift = np.array([[1, 0, -105], [0, 1, 0], [0, 0, 1]], float)

@@ -83,11 +83,16 @@ def test_adaptation_route_needs_a_key_and_good_photos(client, start_view):
     assert client.post(url, json=body).status_code == 401
     assert client.post(url, json=body, headers={"X-Station-Key": "wrong"}).status_code == 403
     assert client.post("/api/games/999999/station/adaptation", json=body, headers=REFEREE_HEADERS).status_code == 404
+    # A station told the wrong game id hears so, not that its key is wrong.
+    unknown = client.post("/api/games/999999/station/adaptation", json=body, headers=station)
+    assert unknown.status_code == 404 and "no game with id 999999" in unknown.json()["detail"]
     cases = [
         ({"photos": [_jpeg(empty)]}, "does not look like the xiangqi start position"),
         ({"photos": ["not base64!"]}, "photo 1 is not base64"),
+        ({"photos": [""]}, "photo 1 is empty"),
+        ({"photos": [_jpeg(start), "  \n"]}, "photo 2 is empty"),
         ({"photos": [base64.b64encode(b"plain text").decode()]}, "photo 1 is not an image"),
-        ({"photos": [_jpeg(cv2.resize(start, (320, 180)))]}, "but the calibration is for 640×360"),
+        ({"photos": [_jpeg(start[:, :360])]}, "photo 1 is 360×360, but the calibration is for 640×360, another shape"),
         ({"calibration": to_dict_for("cotoan")}, "calibration is for a cotoan board, but this game is xiangqi"),
         ({"calibration": {"version": 1}}, "missing or bad field"),
         ({"photos": []}, "photos"),
@@ -101,3 +106,20 @@ def test_adaptation_route_needs_a_key_and_good_photos(client, start_view):
 def to_dict_for(game: str) -> dict:
     stage = Stage(game, random.Random(1), size=(640, 360), split="test")
     return to_dict(stage.calibration)
+
+
+def test_adaptation_takes_base64_as_tools_write_it_and_a_photo_of_another_resolution(client, start_view):
+    """The `base64` command's wrapped lines, a data URL, URL-safe letters; and the same view at
+    twice the resolution, scaled to as `banco recognize` scales a profile."""
+    start, _, profile = start_view
+    game_id, station = new_game(client)
+    url = f"/api/games/{game_id}/station/adaptation"
+    plain = _jpeg(start)
+    wrapped = "\n".join(plain[i:i + 76] for i in range(0, len(plain), 76)) + "\n"
+    urlsafe = "data:image/jpeg;base64," + plain.replace("+", "-").replace("/", "_")
+    answer = client.post(url, json={"calibration": profile, "photos": [wrapped, urlsafe]}, headers=station)
+    assert answer.status_code == 200, answer.text
+    larger = cv2.resize(start, (start.shape[1] * 2, start.shape[0] * 2), interpolation=cv2.INTER_CUBIC)
+    answer = client.post(url, json={"calibration": profile, "photos": [_jpeg(larger)]}, headers=station)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["report"]["start_agreement"][0] > 0.95

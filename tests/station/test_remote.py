@@ -65,6 +65,16 @@ def test_station_status_routes_need_the_boards_key(tmp_path):
         assert wrong.status_code == 403 and wrong.json()["detail"]
         assert http.post("/api/games/999/station", json={}, headers=REFEREE_HEADERS).status_code == 404
         assert http.post(f"/api/games/{game_id}/station", json={"ply": 1}, headers=headers).status_code == 204
+        status = http.get(f"/api/games/{game_id}/station").json()
+        assert status["ply"] == 1 and status["camera_warnings"] == [] and status["events"] == []
+        # The right key for a game that does not exist: the game id is what is wrong.
+        unknown = http.post("/api/games/999/station", json={}, headers=headers)
+        assert unknown.status_code == 404 and "no game with id 999" in unknown.json()["detail"]
+        # A field of the wrong type would break the pages that show it: refused, the last status kept.
+        for bad in ({"camera_warnings": "oops"}, {"ply": -1}, {"events": [1, 2]}, {"clock": "running"}):
+            answer = http.post(f"/api/games/{game_id}/station", json=bad, headers=headers)
+            assert answer.status_code == 422, (bad, answer.text)
+            assert next(iter(bad)) in answer.json()["detail"], answer.json()["detail"]
         assert http.get(f"/api/games/{game_id}/station").json()["ply"] == 1
 
 
