@@ -177,6 +177,14 @@ def locate_board(game: str, source, calibration: Path | None, model: Path | None
         cal = load(calibration)
         if cal.layout.geometry.name != variant.name:
             raise RecordError(f"{calibration} calibrates a {cal.layout.geometry.name} board, not {variant.name}")
+        size = getattr(source, "frame_size", None)
+        if size is not None and size != cal.image_size:
+            # A phone films at another resolution than it photographs: the same view's shape is
+            # scaled to; another shape is another view, which the profile cannot read.
+            try:
+                cal = cal.for_image_size(size, f"the video {source.name!r}")
+            except CalibrationError as error:
+                raise RecordError(str(error)) from None
         return cal, []
     seen: list = []
     try:

@@ -56,7 +56,13 @@ def _calibration(variant, calibration_file: Path | None, spec: int | str):
         if calibration.layout.geometry.name != variant.name:
             raise BancoError(f"{calibration_file} calibrates a {calibration.layout.geometry.name} board, "
                              f"not {variant.name}")
-        return calibration
+        # The camera may deliver another resolution than the profile was made at (another
+        # program set it, or the profile came from a photo): the same view's shape is scaled
+        # to, another shape refused, before anything is read through it.
+        from calibration.camera import grab_frame
+
+        frame = grab_frame(str(spec))
+        return calibration.for_image_size((frame.shape[1], frame.shape[0]), f"the camera {spec!r}'s view")
     source = frames_of(spec)
     try:
         # Markers, else the grid with the start position the right way up; a set clearly smaller

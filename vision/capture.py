@@ -101,10 +101,13 @@ class FrameSource:
             self._capture = capture
             self.fps = float(capture.get(cv2.CAP_PROP_FPS) or 0.0)
             self.frame_count = int(capture.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
+            size = (int(capture.get(cv2.CAP_PROP_FRAME_WIDTH) or 0), int(capture.get(cv2.CAP_PROP_FRAME_HEIGHT) or 0))
+            self.frame_size: tuple[int, int] | None = size if min(size) > 0 else None  # width, height
         else:
             self._capture = None
             self.fps = 0.0
             self.frame_count = 0
+            self.frame_size = None  # a live source's frames are seen as they come
 
     # ------------------------------------------------------------------ events
     def _say(self, event) -> None:

@@ -60,6 +60,40 @@ def test_record_with_a_profile_and_a_clock_log(rendered, tmp_path):
     assert f"1. {str(played[0]).upper()[:2]}-{str(played[0]).upper()[2:]} " in text
 
 
+def test_a_profile_made_on_larger_photos_of_the_view_reads_the_video_and_another_shape_is_refused(rendered, tmp_path):
+    """A phone films at a smaller resolution than it photographs: the profile is scaled to the
+    video's frames, and the game is recorded as with a profile made on them."""
+    from calibration.profile import from_dict, to_dict
+
+    truth = rendered.truth_data
+    filmed = from_dict(truth["calibration"])
+    width, height = filmed.image_size
+    photographed = tmp_path / "photo-cal.json"
+    photographed.write_text(json.dumps(to_dict(filmed.for_image_size((width * 2, height * 2)))), encoding="utf-8")
+    out = tmp_path / "game.pgn"
+    result = runner.invoke(app, ["record", str(rendered.video), "--calibration", str(photographed), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    game = read_game(out.read_text(encoding="utf-8"))
+    assert len(game.moves) == len(truth["moves"])
+    assert game.board().fen().split()[0] == truth["final_fen"].split()[0]
+    square = tmp_path / "square-cal.json"
+    data = to_dict(filmed)
+    data["camera"] |= {"width": height, "height": height}
+    square.write_text(json.dumps(data), encoding="utf-8")
+    result = runner.invoke(app, ["record", str(rendered.video), "--calibration", str(square), "--out", str(out)])
+    assert result.exit_code != 0
+    assert f"is {width}×{height}, but the calibration is for {height}×{height}, another shape of view" in result.output
+    # `banco watch` looks at its camera's first frame before it reads through the profile.
+    import games
+    from banco.watch import _calibration
+
+    watched = _calibration(games.get("xiangqi"), photographed, str(rendered.video))
+    assert watched.image_size == (width, height)
+    assert np.allclose(watched.grid_corners_px(), filmed.grid_corners_px(), atol=0.01)
+    with pytest.raises(ValueError, match="another shape of view"):
+        _calibration(games.get("xiangqi"), square, str(rendered.video))
+
+
 def test_an_unknown_notation_is_refused_before_the_video_is_read(tmp_path):
     result = runner.invoke(app, ["record", str(tmp_path / "missing.mp4"), "--notation", "pinyin",
                                  "--out", str(tmp_path / "x.pgn")])
