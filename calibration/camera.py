@@ -17,8 +17,19 @@ def read_image(path: Path) -> np.ndarray:
         raise CalibrationError(f"image {str(path)!r} does not exist")
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if image is None:
+        with open(path, "rb") as file:
+            head = file.read(16)
+        if head[4:8] == b"ftyp" and head[8:12] in _HEIF_BRANDS:
+            raise CalibrationError(
+                f"{str(path)!r} is a HEIC/HEIF photo (an iPhone's default), which OpenCV cannot read: "
+                "export it as JPEG, or set the phone to take JPEG (iPhone: Settings > Camera > Formats > "
+                "Most Compatible)")
         raise CalibrationError(f"{str(path)!r} is not an image OpenCV can read")
     return image
+
+
+# ISO base media files name their kind in their first box: these brands are HEIF/HEIC/AVIF stills.
+_HEIF_BRANDS = {b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"mif1", b"msf1", b"avif"}
 
 
 def grab_frame(source: str, attempts: int = 10) -> np.ndarray:

@@ -255,6 +255,8 @@ def test_recognize_prints_a_fen_last(tmp_path, start_scene):
     (["{blank}"], "markers"),
     (["{photo}", "--piece-height", "-2"], "--piece-height is a thickness in mm, 0 or more, not -2"),
     (["{folder}"], "is a folder, not an image"),
+    (["{heic}"], "is a HEIC/HEIF photo (an iPhone's default), which OpenCV cannot read: export it as JPEG"),
+    (["{text}"], "is not an image OpenCV can read"),
     (["{photo}", "--corners", ""], "--corners is empty"),
     # a0, a9, i9, i0: a mirror image of the board no camera above it sees.
     (["{photo}", "--corners", "100,400 100,100 500,100 500,400"], "the four corners go clockwise on the photo"),
@@ -265,7 +267,12 @@ def test_recognize_bad_input_is_one_line(tmp_path, args, words):
     cv2.imwrite(str(photo), np.full((480, 640, 3), 200, np.uint8))
     blank = tmp_path / "blank.png"
     cv2.imwrite(str(blank), np.full((480, 640, 3), 128, np.uint8))
-    args = [a.format(photo=photo, blank=blank, folder=tmp_path) for a in args]
+    # The first box of an iPhone's photo: size, "ftyp", brand "heic" (the rest does not matter here).
+    heic = tmp_path / "IMG_0001.HEIC"
+    heic.write_bytes(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(64))
+    text = tmp_path / "notes.jpg"
+    text.write_text("not a photo")
+    args = [a.format(photo=photo, blank=blank, folder=tmp_path, heic=heic, text=text) for a in args]
     result = banco("recognize", *args)
     assert result.returncode == 2
     assert words in result.stderr and "Traceback" not in result.stderr
