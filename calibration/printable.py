@@ -16,7 +16,9 @@ from calibration.markers import marker_bits
 from games import Point, Variant
 
 INK = "#222222"
-WATER = "#cfe6f5"
+WATER = "#cfe6f5"  # a river, and every water as the synthetic renders draw it
+SEA = "#9fc8e6"  # darker than the river, as the Cờ Tư Lệnh seed has it
+FORD = "#8a5a2b"  # the fords' brown dashes across the river
 FONT_FILES = ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",)
 
 # ISO sheets (portrait, mm), smallest first; the board is centred on the first that fits.
@@ -30,6 +32,7 @@ class Line:
     x2: float
     y2: float
     width: float
+    colour: str = INK
 
 
 @dataclass(frozen=True)
@@ -52,12 +55,17 @@ class Text:
 Shape = Line | Rect | Text
 
 
-def board_shapes(variant: Variant, layout: BoardLayout) -> list[Shape]:
-    """Everything printed on the sheet, in board millimetres (origin at the sheet's top-left)."""
+def board_shapes(variant: Variant, layout: BoardLayout, terrain: str = "print") -> list[Shape]:
+    """Everything printed on the sheet, in board millimetres (origin at the sheet's top-left).
+
+    `terrain` "print" draws Cờ Tư Lệnh's water as its seed does (`_terrain`); "points", as the
+    synthetic renders have drawn it since they began (bands over the points that name water),
+    so that the renders, the models trained on them and the held-out figures stay as they were.
+    """
     g = layout.geometry
     pitch = layout.pitch_mm
     shapes: list[Shape] = []
-    shapes.extend(_water(layout))
+    shapes.extend(_terrain(layout) if terrain == "print" else _water(layout))
     if layout.cells:
         left, top = layout.margin_mm, layout.margin_mm
         w, h = layout.grid_size_mm
@@ -94,8 +102,35 @@ def board_shapes(variant: Variant, layout: BoardLayout) -> list[Shape]:
     return shapes
 
 
+def _terrain(layout: BoardLayout) -> list[Shape]:
+    """Cờ Tư Lệnh's water as seed 000 draws it: the sea, darker, over the two columns of squares
+    from the edge to the coast, the whole height; the river, lighter, across the board from the
+    coast between the two halves; the two fords as brown dashes across it on their files."""
+    regions = layout.geometry.regions
+    if not regions.get("sea"):
+        return []
+    files, ranks = layout.geometry.files, layout.geometry.ranks
+    sea_from = min(p.file for p in regions["sea"])
+    coast = min(p.file for p in regions["coast"])
+    near = max(p.rank for p in regions["side:white"])
+    far = min(p.rank for p in regions["side:black"])
+    (left, top), (right, bottom) = layout.point_mm(Point(sea_from, ranks - 1)), layout.point_mm(Point(coast, 0))
+    shapes: list[Shape] = [Rect(left, top, right - left, bottom - top, SEA)]
+    (left, top), (right, bottom) = layout.point_mm(Point(coast, far)), layout.point_mm(Point(files - 1, near))
+    shapes.append(Rect(left, top, right - left, bottom - top, WATER))
+    for file in sorted({p.file for p in regions.get("ford-ends", ())}):
+        (x, y0), (_, y1) = layout.point_mm(Point(file, far)), layout.point_mm(Point(file, near))
+        dashes = 5
+        step = (y1 - y0) / (2 * dashes - 1)
+        for side in (-0.1, 0.1):  # a dashed bank either side of the file, as the seed's figure
+            for dash in range(dashes):
+                shapes.append(Line(x + side * layout.pitch_mm, y0 + 2 * dash * step, x + side * layout.pitch_mm,
+                                   y0 + (2 * dash + 1) * step, 1.0, FORD))
+    return shapes
+
+
 def _water(layout: BoardLayout) -> list[Shape]:
-    """Seas and rivers, as bands covering the points that name them."""
+    """Seas and rivers, as bands covering the points that name them (the renders' drawing)."""
     shapes: list[Shape] = []
     for name, points in layout.geometry.regions.items():
         if not any(word in name for word in ("sea", "river", "water")) or not points:
@@ -125,13 +160,15 @@ def _file_labels(layout: BoardLayout) -> list[Shape]:
     g = layout.geometry
     shapes: list[Shape] = []
     size = 0.22 * layout.pitch_mm
+    # Points of a cell board are cell centres, half a spacing inside the grid's edge: its labels
+    # go as far outside the edge as a line board's do, not into the first cells.
+    edge = 0.5 * layout.pitch_mm if layout.cells else 0.0
     for f in range(g.files):
-        x, _ = layout.point_mm(Point(f, 0))
-        _, y = layout.point_mm(Point(f, 0))
-        shapes.append(Text(x - size / 3, y + 0.55 * layout.pitch_mm, g.file_names[f], size))
+        x, y = layout.point_mm(Point(f, 0))
+        shapes.append(Text(x - size / 3, y + edge + 0.55 * layout.pitch_mm, g.file_names[f], size))
     for r in range(g.ranks):
         x, y = layout.point_mm(Point(0, r))
-        shapes.append(Text(x - 0.6 * layout.pitch_mm, y + size / 3, g.rank_names[r], size))
+        shapes.append(Text(x - edge - 0.6 * layout.pitch_mm, y + size / 3, g.rank_names[r], size))
     return shapes
 
 
@@ -168,7 +205,7 @@ def to_svg(variant: Variant, layout: BoardLayout) -> str:
     for shape in board_shapes(variant, layout):
         if isinstance(shape, Line):
             out.append(f'<line x1="{shape.x1:.3f}" y1="{shape.y1:.3f}" x2="{shape.x2:.3f}" '
-                       f'y2="{shape.y2:.3f}" stroke="{INK}" stroke-width="{shape.width}"/>')
+                       f'y2="{shape.y2:.3f}" stroke="{shape.colour}" stroke-width="{shape.width}"/>')
         elif isinstance(shape, Rect):
             out.append(f'<rect x="{shape.x:.3f}" y="{shape.y:.3f}" width="{shape.w:.3f}" '
                        f'height="{shape.h:.3f}" fill="{shape.fill}"/>')
@@ -199,7 +236,7 @@ def to_pdf(variant: Variant, layout: BoardLayout, path: Path) -> None:
 
     for shape in board_shapes(variant, layout):
         if isinstance(shape, Line):
-            pdf.setStrokeColor(INK)
+            pdf.setStrokeColor(shape.colour)
             pdf.setLineWidth(shape.width * mm)
             pdf.line(X(shape.x1), Y(shape.y1), X(shape.x2), Y(shape.y2))
         elif isinstance(shape, Rect):
@@ -258,7 +295,8 @@ def to_image(variant: Variant, layout: BoardLayout, px_per_mm: float = 3.0):
     for shape in board_shapes(variant, layout):
         if isinstance(shape, Line):
             thickness = max(1, px(shape.width))
-            cv2.line(image, (px(shape.x1), px(shape.y1)), (px(shape.x2), px(shape.y2)), (34, 34, 34), thickness)
+            colour = tuple(int(shape.colour[i:i + 2], 16) for i in (5, 3, 1))  # BGR
+            cv2.line(image, (px(shape.x1), px(shape.y1)), (px(shape.x2), px(shape.y2)), colour, thickness)
         elif isinstance(shape, Rect):
             colour = tuple(int(shape.fill[i:i + 2], 16) for i in (5, 3, 1))  # BGR
             cv2.rectangle(image, (px(shape.x), px(shape.y)),

@@ -100,7 +100,7 @@ def _draw_sheet(variant, layout: BoardLayout, style: dict, px_per_mm: float, rng
     water = tuple(int(c * 255) for c in style["water"][::-1])
     if variant.name == "commander" and style["rulebook_water"]:
         _rulebook_water(sheet, layout, water, px_per_mm)
-    for shape in board_shapes(variant, layout):
+    for shape in board_shapes(variant, layout, terrain="points"):
         if isinstance(shape, Line):
             thickness = max(1, round(shape.width * style["line"] * px_per_mm))
             cv2.line(sheet, (round(shape.x1 * px_per_mm), round(shape.y1 * px_per_mm)),

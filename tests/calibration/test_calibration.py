@@ -340,3 +340,53 @@ def test_steep_warning_is_for_the_games_the_angle_itself_costs():
                 f"the camera looks at the board {steep.viewing_angle_deg():.0f}° off straight down: beyond 30°")
         else:
             assert steep.steep_warning() == ""
+
+
+def test_the_commander_print_draws_the_seeds_sea_river_and_fords():
+    """Seed 000: the sea two columns of squares wide, darker than the river; the river across
+    the board from the coast between the halves; the two fords on f and h."""
+    from calibration.printable import FORD, SEA, WATER, Line, Rect, board_shapes
+
+    variant = games.get("commander")
+    layout = BoardLayout.for_game(variant)
+    shapes = board_shapes(variant, layout)
+
+    def at(file: int, rank: int) -> tuple[float, float]:
+        return layout.point_mm(Point(file, rank))
+
+    sea = [s for s in shapes if isinstance(s, Rect) and s.fill == SEA]
+    river = [s for s in shapes if isinstance(s, Rect) and s.fill == WATER]
+    assert len(sea) == 1 and len(river) == 1
+    (left, top), (right, bottom) = at(0, 11), at(2, 0)  # a12 to the coast, c1
+    assert (sea[0].x, sea[0].y, sea[0].x + sea[0].w, sea[0].y + sea[0].h) == pytest.approx((left, top, right, bottom))
+    (left, top), (right, bottom) = at(2, 6), at(10, 5)  # c7 to k6: between the halves
+    assert (river[0].x, river[0].y, river[0].x + river[0].w, river[0].y + river[0].h) == pytest.approx(
+        (left, top, right, bottom))
+    fords = [s for s in shapes if isinstance(s, Line) and s.colour == FORD]
+    def beside(file: int) -> set[float]:
+        x = at(file, 0)[0]
+        return {round((s.x1 - x) / layout.pitch_mm, 2) for s in fords if abs(s.x1 - x) < layout.pitch_mm}
+
+    assert beside(5) == beside(7) == {-0.1, 0.1} and len(fords) == 20
+    assert all(at(0, 6)[1] <= min(s.y1, s.y2) and max(s.y1, s.y2) <= at(0, 5)[1] + 1e-9 for s in fords)
+    # The synthetic renders keep their own drawing of the water (bands over the points).
+    assert not any(isinstance(s, Rect) and s.fill == SEA for s in board_shapes(variant, layout, terrain="points"))
+
+
+@pytest.mark.parametrize("game", ["xiangqi", "commander", "cotoan"])
+def test_labels_print_outside_the_grid(game):
+    """No label's ink in a playing cell or on the grid: a Cờ Toán board's points are cell centres,
+    half a spacing inside its edge."""
+    from calibration.printable import Text, board_shapes
+
+    variant = games.get(game)
+    layout = BoardLayout.for_game(variant)
+    left = top = layout.margin_mm
+    width, height = layout.grid_size_mm
+    for label in (s for s in board_shapes(variant, layout) if isinstance(s, Text) and "banco" not in s.text):
+        # The text's box: its anchor is the left end of the baseline; glyphs about 0.6 em wide.
+        x0, x1 = label.x, label.x + 0.6 * label.size * len(label.text)
+        y0, y1 = label.y - 0.75 * label.size, label.y + 0.2 * label.size
+        inside_x = x1 > left - 0.05 * layout.pitch_mm and x0 < left + width
+        inside_y = y1 > top - 0.05 * layout.pitch_mm and y0 < top + height + 0.05 * layout.pitch_mm
+        assert not (inside_x and inside_y), (label.text, x0, y0)
