@@ -198,7 +198,7 @@ def locate_board(game: str, source, calibration: Path | None, model: Path | None
 def record_video(video: Path, game: str, *, calibration: Path | None = None, clock_log: Path | None = None,
                  model: Path | None = None, progress: Callable[[int, int], None] | None = None) -> Recording:
     """Run the tracker over a whole video and return the recording (see the module docstring)."""
-    from calibration.markers import BoardLocator
+    from calibration.follow import BoardFollower
     from vision.adapt import load_for_profile
     from vision.capture import CaptureError, FrameSource
     from vision.detector import Detector
@@ -214,8 +214,8 @@ def record_video(video: Path, game: str, *, calibration: Path | None = None, clo
     adaptation = load_for_profile(calibration) if calibration and model is None else None
     detector = Detector(variant.name, cal, model, adaptation=adaptation)
     board = variant.record_board()
-    # A knocked board is found again by its markers (a board without them: nothing happens).
-    tracker = MoveTracker(variant.name, board, detector, cal, commit_on_press=bool(presses), locator=BoardLocator(cal),
+    # A knocked board is found again by its markers, or by its printed grid where it has none.
+    tracker = MoveTracker(variant.name, board, detector, cal, commit_on_press=bool(presses), locator=BoardFollower(cal),
                           adapt_at_start=True)
     recording = Recording(variant.name, board.copy(), board.fen(), warnings=cal.camera_warnings())
     if calibration is not None:

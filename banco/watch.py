@@ -99,7 +99,7 @@ def watch(
     = None,
 ) -> None:
     """Watch a real board: the camera's moves recorded live, with clock and LEDs when present."""
-    from calibration.markers import BoardLocator
+    from calibration.follow import BoardFollower
     from hardware.clock import TimeControl
     from server.station.embedded import free_port, serve_with_station
     from server.station.orchestrator import Station
@@ -129,7 +129,7 @@ def watch(
 
     # One locator for the station: a knocked board's new fit outlives a tracker rebuilt after a
     # referee's correction (the detector's crops already follow it).
-    locator = BoardLocator(cal)
+    locator = BoardFollower(cal)
 
     def make_station(target):
         def make_tracker(board):

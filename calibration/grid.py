@@ -569,3 +569,110 @@ def half_turned(calibration: Calibration) -> Calibration:
     return Calibration(layout, homography / homography[2, 2], calibration.image_size, calibration.method,
                        piece_height_mm=calibration.piece_height_mm,
                        piece_radius_ratio=calibration.piece_radius_ratio, confidence=calibration.confidence)
+
+
+# ---------------------------------------------------------------------- following a board
+# While the calibration's grid matches the frame's strokes at least this share of how well it
+# matched when placed, the board has not moved (pieces and light change a little of it).
+STILL_MATCHES = 0.6
+# A grid found again is taken when it matches at least this share of the placed one's match.
+FOUND_MATCHES = 0.75
+
+
+class GridLocator:
+    """Keeps a calibration right on a board without markers while a game runs: a knocked
+    board is found again by its printed grid (the markers' `BoardLocator` for the rest).
+
+    Every `update(frame)` scores the calibration's printed lines on the frame's strokes, within
+    two pixels (about 15 ms at 1280 × 720). While they match at least `STILL_MATCHES` of how well they matched on
+    the first frame looked at, nothing else is done. Below that the board is looked for again:
+    refined from where it was (a small slide), else searched for afresh (`find_grid`, one to
+    four seconds), the turn kept that lies nearest the old one (a knock turns a board a few
+    degrees, never half round). A grid that matches at least `FOUND_MATCHES` of the old match
+    and moved more than `tolerance_px` is only a candidate: a camera shaken by a piece set down
+    hard shows the whole board moved for a moment. It replaces the calibration when the next
+    frame looked at matches it better than the calibration and well (`update` returns True).
+    """
+
+    def __init__(self, calibration: Calibration, tolerance_px: float | None = None) -> None:
+        self.tolerance_px = max(3.0, calibration.piece_radius_px() / 3) if tolerance_px is None else tolerance_px
+        self.moves = 0
+        self._model = GridModel.for_geometry(calibration.layout.geometry)
+        self._samples = self._model.samples()
+        self.place(calibration)
+
+    def place(self, calibration: Calibration) -> None:
+        """Follow from `calibration` (found some other way); its match is taken on the next frame."""
+        self.calibration = calibration
+        self.placed_match: float | None = None
+        self._candidate: Calibration | None = None
+
+    def match(self, frame: np.ndarray, calibration: Calibration | None = None) -> float:
+        """How well the printed lines of `calibration` (the followed one if not given) match
+        `frame`'s strokes within two pixels (`_contrast`: 1 every line on ink, nothing beside it)."""
+        look = _Look(frame)
+        return look.match(self._grid(calibration or self.calibration, look), self._samples)
+
+    def _grid(self, calibration: Calibration, look: _Look) -> np.ndarray:
+        grid = look.to_small @ calibration.homography @ grid_to_sheet(calibration.layout)
+        return grid / grid[2, 2]
+
+    def update(self, frame: np.ndarray) -> bool:
+        look = _Look(frame)
+        grid = self._grid(self.calibration, look)
+        now = look.match(grid, self._samples)
+        if self.placed_match is None:
+            self.placed_match = now
+            return False
+        candidate, self._candidate = self._candidate, None
+        if candidate is not None:
+            seen = look.match(self._grid(candidate, look), self._samples)
+            if seen >= FOUND_MATCHES * self.placed_match and seen > now:
+                self.calibration, self.placed_match = candidate, seen
+                self.moves += 1
+                return True
+        if now >= STILL_MATCHES * self.placed_match:
+            return False
+        found = _refine(look.evidence, look.strokes, grid, self._samples)[0]
+        if look.match(found, self._samples) < FOUND_MATCHES * self.placed_match:
+            try:
+                fit = find_grid(look.small, self.calibration.layout)
+            except GridNotFoundError:
+                return False
+            corners = np.array([[0.0, 0.0], [self._model.width, 0.0], [self._model.width, self._model.height],
+                                [0.0, self._model.height]])
+            was = _project(grid[None], corners)[0]
+
+            def shift(homography: np.ndarray) -> float:
+                return float(np.nanmax(np.linalg.norm(_project(homography[None], corners)[0] - was, axis=1)))
+
+            found = min((fit.grid_to_image, fit.grid_to_image @ _half_turn(self._model)), key=shift)
+        score = look.match(found, self._samples)
+        if score < FOUND_MATCHES * self.placed_match:
+            return False
+        sheet_to_image = np.linalg.inv(look.to_small) @ found @ np.linalg.inv(grid_to_sheet(self.calibration.layout))
+        old = self.calibration
+        fresh = Calibration(old.layout, sheet_to_image / sheet_to_image[2, 2], old.image_size, old.method,
+                            piece_height_mm=old.piece_height_mm, piece_radius_ratio=old.piece_radius_ratio,
+                            confidence=score)
+        if fresh.drift_px(old) > self.tolerance_px:
+            self._candidate = fresh
+        return False
+
+
+class _Look:
+    """A frame at the finder's working size, its strokes, and how it maps from the frame."""
+
+    def __init__(self, frame: np.ndarray) -> None:
+        shrink = min(1.0, WORKING_SIZE / max(frame.shape[:2]))
+        self.small = frame if shrink == 1.0 else cv2.resize(frame, None, fx=shrink, fy=shrink,
+                                                             interpolation=cv2.INTER_AREA)
+        self.to_small = np.diag([shrink, shrink, 1.0])
+        self.evidence = line_evidence(self.small)
+        self.strokes = np.clip(self.evidence / STROKE, 0.0, 1.0).astype(np.float32)
+        # Matched within two pixels: a board that has not moved, or a fit a pixel or two off, still
+        # matches as well as when placed (thin lines missed by a pixel would not).
+        self.tolerant = cv2.dilate(self.strokes, np.ones((5, 5), np.uint8))
+
+    def match(self, grid_to_image: np.ndarray, samples: Samples) -> float:
+        return float(_contrast(self.tolerant, grid_to_image[None], samples)[0])

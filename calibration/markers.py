@@ -89,6 +89,7 @@ class BoardLocator:
             tolerance_px = max(3.0, calibration.piece_radius_px() / 3)
         self.tolerance_px = tolerance_px
         self.moves = 0
+        self.seen = False  # whether the last frame showed enough markers to place the board
 
     def update(self, frame: np.ndarray) -> bool:
         try:
@@ -96,7 +97,9 @@ class BoardLocator:
                                            piece_height_mm=self.calibration.piece_height_mm,
                                            piece_radius_ratio=self.calibration.piece_radius_ratio)
         except CalibrationError:
+            self.seen = False
             return False
+        self.seen = True
         drift = fresh.drift_px(self.calibration)
         if drift <= self.tolerance_px:
             return False

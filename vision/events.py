@@ -209,19 +209,23 @@ class Adapted:
 
 @dataclass
 class BoardMoved:
-    """The board moved under the camera (someone knocked it): its markers were found again
-    `drift_px` away, and the tracker reads the points where they are now."""
+    """The board moved under the camera (someone knocked it): it was found again `drift_px`
+    away, by its markers or by its printed grid (`found_by`), and the tracker reads the points
+    where they are now."""
 
     timestamp: float
     drift_px: float
+    found_by: str = "markers"
     kind: ClassVar[str] = "board_moved"
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "timestamp": self.timestamp, "drift_px": round(self.drift_px, 1)}
+        return {"kind": self.kind, "timestamp": self.timestamp, "drift_px": round(self.drift_px, 1),
+                "found_by": self.found_by}
 
     def note(self) -> str:
         """What the record and the referee are told."""
-        return f"the board moved ({self.drift_px:.0f} px); found again by its markers"
+        how = "its markers" if self.found_by == "markers" else "its printed grid"
+        return f"the board moved ({self.drift_px:.0f} px); found again by {how}"
 
 
 @dataclass

@@ -395,7 +395,8 @@ class MoveTracker:
         if not self.locator.update(frame):
             return []
         self.recalibrate(self.locator.calibration)
-        return [ev.BoardMoved(timestamp, self.calibration.drift_px(before))]
+        found_by = getattr(self.locator, "found_by", "markers")  # `calibration.follow.BoardFollower` says
+        return [ev.BoardMoved(timestamp, self.calibration.drift_px(before), found_by)]
 
     # ------------------------------------------------------------------ gate
     def _make_gate(self, calibration: Calibration) -> None:

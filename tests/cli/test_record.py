@@ -257,6 +257,8 @@ def test_record_and_watch_need_no_profile_for_a_board_without_markers(without_ma
     body = re.sub(r"\{[^}]*\}", " ", out.read_text(encoding="utf-8").split("\n\n", 1)[1])
     assert [word for word in body.split() if not word.endswith(".") and word != "*"] == \
         [move["move"] for move in truth["moves"]]
+    # The board's lines are checked at every still look, and this board never moved.
+    assert "board moved" not in out.read_text(encoding="utf-8")
     # The test video is small: the size warning comes between.
     said = [line for line in result.output.splitlines() if not line.startswith("warning: ")]
     assert said[-2].startswith("board found by its printed grid (confidence 0.")

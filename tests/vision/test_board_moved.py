@@ -1,6 +1,7 @@
 """A knocked board: it slides and turns under the camera between two moves. With the board's
 markers the tracker finds it again and reads on; the same video through a tracker without a
-locator keeps cutting its crops where the board was."""
+locator keeps cutting its crops where the board was. A board without markers is found again
+by its printed grid (`calibration.follow.BoardFollower`)."""
 
 from __future__ import annotations
 
@@ -77,3 +78,38 @@ def test_without_a_locator_the_tracker_reads_on_from_where_the_board_was(rendere
     assert not [e for e in events if isinstance(e, ev.BoardMoved)]
     found = profile.from_dict(truth["board_moved"][0]["calibration"])
     assert tracker.calibration.drift_px(found) > tracker.calibration.piece_radius_px() / 2
+
+
+@pytest.fixture(scope="module")
+def rendered_plain(tmp_path_factory):
+    """The same game and knock on a board from a shop: no markers."""
+    from models.synth.playout import random_game
+    from models.synth.video import render_game
+
+    moves = random_game("xiangqi", PLIES, seed=SEED)
+    return render_game("xiangqi", moves, tmp_path_factory.mktemp("plain"), seed=SEED, fps=10, size=(960, 540),
+                       board_moved_after=[MOVED_AFTER], markers=False)
+
+
+def test_without_markers_the_follower_finds_the_board_again_by_its_grid(rendered_plain):
+    from calibration.follow import BoardFollower
+
+    truth = rendered_plain.truth_data
+    start = profile.from_dict(truth["calibration"])
+    follower = BoardFollower(start)
+    tracker = MoveTracker("xiangqi", games.get("xiangqi").board(truth["start_fen"]), Detector("xiangqi", start), start,
+                          locator=follower)
+    events = []
+    stamp = 0.0
+    for frame, stamp in FrameSource(rendered_plain.video):
+        events.extend(tracker.feed(frame, stamp))
+    events.extend(tracker.finish(stamp))
+    committed = [san for e in events if isinstance(e, ev.MoveCommitted) for san in e.san]
+    assert committed == [m["move"] for m in truth["moves"]]
+    (moved,) = [e for e in events if isinstance(e, ev.BoardMoved)]  # once, not at a camera's shake
+    knocked = truth["board_moved"][0]
+    assert moved.timestamp >= knocked["frame"] / truth["fps"] and moved.found_by == "grid"
+    assert moved.note().endswith("found again by its printed grid")
+    found = profile.from_dict(knocked["calibration"])
+    assert tracker.calibration.drift_px(found) < found.piece_radius_px() / 4
+    assert tracker.calibration.drift_px(found) < start.drift_px(found) / 4
