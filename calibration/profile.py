@@ -99,8 +99,13 @@ def from_dict(data: Any, source: str = "profile") -> Calibration:
         raise CalibrationError(f"{source}: a calibration profile is a JSON object")
     if data.get("version") != VERSION:
         raise CalibrationError(f"{source}: profile version {data.get('version')!r}, expected {VERSION}")
+    if "game" not in data:
+        raise CalibrationError(f"{source}: missing field 'game'")
     try:
         variant = games.get(str(data["game"]))
+    except ValueError as error:  # an unknown game: its own message names the known ones
+        raise CalibrationError(f"{source}: {error}") from None
+    try:
         layout = BoardLayout.for_game(variant, float(data["layout"]["pitch_mm"]))
         homography = np.array(data["homography"], dtype=np.float64)
         camera = data["camera"]
@@ -109,6 +114,9 @@ def from_dict(data: Any, source: str = "profile") -> Calibration:
         method = str(data.get("method", "corners"))
     except (KeyError, TypeError, ValueError) as error:
         raise CalibrationError(f"{source}: missing or bad field {error}") from None
+    if min(size) <= 0:
+        raise CalibrationError(f"{source}: the camera's width and height are pixel counts above 0, not "
+                               f"{size[0]}×{size[1]}")
     if homography.shape != (3, 3) or not np.all(np.isfinite(homography)) or abs(np.linalg.det(homography)) < 1e-12:
         raise CalibrationError(f"{source}: the homography is not an invertible 3×3 matrix")
     radius_ratio = _radius_ratio(data, layout, source)

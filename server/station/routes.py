@@ -25,6 +25,7 @@ KEEPALIVE_SECONDS = 15.0
 @router.get("/api/games/{game_id}/station")
 async def station_status(game_id: GameId, request: Request) -> dict[str, Any]:
     """The latest status of the game's station: LED frame, devices, camera, recent events."""
+    await call(request.app.state.recorder.get_game, game_id)  # 404 for a game that does not exist
     status = request.app.state.stations.get(game_id)
     if status is None:
         raise HTTPException(404, f"no station reports for game {game_id}")
@@ -158,6 +159,7 @@ async def adapt_to_set(game_id: GameId, request: Request, who: Writer, body: Ada
 @router.get("/api/games/{game_id}/station/stream", response_class=StreamingResponse)
 async def station_stream(game_id: GameId, request: Request) -> StreamingResponse:
     """Server-Sent Events `station`: each a full status, the newest only for a slow viewer."""
+    await call(request.app.state.recorder.get_game, game_id)  # 404 for a game that does not exist
     registry = request.app.state.stations
     queue = registry.subscribe(game_id)
 

@@ -94,7 +94,11 @@ def test_adaptation_route_needs_a_key_and_good_photos(client, start_view):
         ({"photos": [base64.b64encode(b"plain text").decode()]}, "photo 1 is not an image"),
         ({"photos": [_jpeg(start[:, :360])]}, "photo 1 is 360×360, but the calibration is for 640×360, another shape"),
         ({"calibration": to_dict_for("cotoan")}, "calibration is for a cotoan board, but this game is xiangqi"),
-        ({"calibration": {"version": 1}}, "missing or bad field"),
+        ({"calibration": {"version": 1}}, "calibration: missing field 'game'"),
+        ({"calibration": profile | {"game": "chess"}}, "calibration: unknown game 'chess'"),
+        ({"calibration": profile | {"camera": profile["camera"] | {"width": 0, "height": 0}}},
+         "the camera's width and height are pixel counts above 0, not 0×0"),
+        ({"calibration": profile | {"layout": {}}}, "missing or bad field"),
         ({"photos": []}, "photos"),
     ]
     for change, words in cases:

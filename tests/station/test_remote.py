@@ -60,6 +60,9 @@ def test_station_status_routes_need_the_boards_key(tmp_path):
     with LiveServer(settings) as server, httpx.Client(base_url=server.url) as http:
         game_id, headers = new_game(http)
         assert http.get(f"/api/games/{game_id}/station").status_code == 404
+        unknown = http.get("/api/games/999/station")
+        assert unknown.status_code == 404 and "no game with id 999" in unknown.json()["detail"]
+        assert http.get("/api/games/999/station/stream").status_code == 404
         assert http.post(f"/api/games/{game_id}/station", json={"ply": 1}).status_code == 401
         wrong = http.post(f"/api/games/{game_id}/station", json={"ply": 1}, headers={"X-Station-Key": "nope"})
         assert wrong.status_code == 403 and wrong.json()["detail"]
