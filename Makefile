@@ -48,6 +48,7 @@ bench: $(STAMP) detector-onnx
 	$(BIN)/python benchmarks/hardware_link.py
 	$(BIN)/python benchmarks/vision.py
 	$(BIN)/python benchmarks/grid.py --renders 10
+	$(BIN)/python benchmarks/follow.py
 
 bench-live: $(STAMP)
 	$(BIN)/python benchmarks/live.py

@@ -584,14 +584,15 @@ class GridLocator:
     board is found again by its printed grid (the markers' `BoardLocator` for the rest).
 
     Every `update(frame)` scores the calibration's printed lines on the frame's strokes, within
-    two pixels (about 15 ms at 1280 × 720). While they match at least `STILL_MATCHES` of how well they matched on
-    the first frame looked at, nothing else is done. Below that the board is looked for again:
-    refined from where it was (a small slide), else searched for afresh (`find_grid`, one to
-    four seconds), the turn kept that lies nearest the old one (a knock turns a board a few
-    degrees, never half round). A grid that matches at least `FOUND_MATCHES` of the old match
-    and moved more than `tolerance_px` is only a candidate: a camera shaken by a piece set down
-    hard shows the whole board moved for a moment. It replaces the calibration when the next
-    frame looked at matches it better than the calibration and well (`update` returns True).
+    two pixels (about 10 ms at 960 × 540). While they match at least `STILL_MATCHES` of how
+    well they matched on the first frame looked at, nothing else is done. Below that the board
+    is looked for again: refined from where it was (a small slide), else searched for afresh
+    (`find_grid`, one to four seconds), the turn kept that lies nearest the old one (a knock
+    turns a board a few degrees, never half round). A grid that matches at least
+    `FOUND_MATCHES` of the old match and moved more than `tolerance_px` is only a candidate: a
+    camera shaken by a piece set down hard shows the whole board moved for a moment. It
+    replaces the calibration when the next frame looked at still matches the calibration
+    poorly, and the candidate well and better (`update` returns True).
     """
 
     def __init__(self, calibration: Calibration, tolerance_px: float | None = None) -> None:
@@ -625,14 +626,14 @@ class GridLocator:
             self.placed_match = now
             return False
         candidate, self._candidate = self._candidate, None
+        if now >= STILL_MATCHES * self.placed_match:
+            return False  # where it was, after all (a candidate then was a moment's shake)
         if candidate is not None:
             seen = look.match(self._grid(candidate, look), self._samples)
             if seen >= FOUND_MATCHES * self.placed_match and seen > now:
                 self.calibration, self.placed_match = candidate, seen
                 self.moves += 1
                 return True
-        if now >= STILL_MATCHES * self.placed_match:
-            return False
         found = _refine(look.evidence, look.strokes, grid, self._samples)[0]
         if look.match(found, self._samples) < FOUND_MATCHES * self.placed_match:
             try:
