@@ -5,6 +5,7 @@ Bad input ends with one line on stderr naming what was wrong, and exit status 2.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -15,6 +16,10 @@ import games
 from banco.sim import sim_app
 from games.base import BancoError
 from games.movetext import is_compact, number_moves, play_movetext, split_movetext
+
+# OpenCV's own warnings ("[ WARN:0@0.01] … can't open camera by index") would come before the
+# one line banco says for the same trouble; OPENCV_LOG_LEVEL set in the environment still rules.
+os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")
 
 app = typer.Typer(
     add_completion=False,

@@ -50,3 +50,10 @@ def test_the_measured_size_note_says_when_a_size_off_the_usual_is_still_read_as_
     assert _size_note(0.53, reframed=False) == ("radius 0.53 of the point spacing, not clearly off the usual "
                                                 "0.37–0.50, read as usual")
     assert _size_note(0.32, reframed=True) == "radius 0.32 of the point spacing, crops framed to it"
+
+
+def test_a_camera_that_cannot_be_opened_is_one_line_without_opencvs_own_warnings(tmp_path):
+    # No machine running the tests has 40 cameras: index 39 cannot be opened.
+    result = banco("calibrate", "--camera", "39", "--out", str(tmp_path / "cal.json"))
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == ["banco: camera '39' cannot be opened"]
