@@ -30,10 +30,10 @@ def rendered(tmp_path_factory):
                        board_moved_after=[MOVED_AFTER])
 
 
-def track(rendered, with_locator: bool):
+def track(rendered, with_locator: bool, locator_kind=BoardLocator):
     truth = rendered.truth_data
     cal = profile.from_dict(truth["calibration"])
-    locator = BoardLocator(cal) if with_locator else None
+    locator = locator_kind(cal) if with_locator else None
     tracker = MoveTracker("xiangqi", games.get("xiangqi").board(truth["start_fen"]), Detector("xiangqi", cal), cal,
                           locator=locator)
     events = []
@@ -96,14 +96,7 @@ def test_without_markers_the_follower_finds_the_board_again_by_its_grid(rendered
 
     truth = rendered_plain.truth_data
     start = profile.from_dict(truth["calibration"])
-    follower = BoardFollower(start)
-    tracker = MoveTracker("xiangqi", games.get("xiangqi").board(truth["start_fen"]), Detector("xiangqi", start), start,
-                          locator=follower)
-    events = []
-    stamp = 0.0
-    for frame, stamp in FrameSource(rendered_plain.video):
-        events.extend(tracker.feed(frame, stamp))
-    events.extend(tracker.finish(stamp))
+    tracker, events = track(rendered_plain, with_locator=True, locator_kind=BoardFollower)
     committed = [san for e in events if isinstance(e, ev.MoveCommitted) for san in e.san]
     assert committed == [m["move"] for m in truth["moves"]]
     (moved,) = [e for e in events if isinstance(e, ev.BoardMoved)]  # once, not at a camera's shake
