@@ -149,7 +149,7 @@ class _Settle:
     sums: dict[int, list[np.ndarray]] = field(default_factory=dict)
     occluded: set[int] = field(default_factory=set)
     hidden: dict[int, list[np.ndarray]] = field(default_factory=dict)  # what occluded points read as
-    located: bool = False  # the board's markers were looked for in this window
+    located: bool = False  # the board (its markers, or its grid) was looked for in this window
 
 
 class MoveTracker:
@@ -170,8 +170,9 @@ class MoveTracker:
         self.board = board.copy()
         self.detector = detector
         self.calibration = calibration
-        # A `calibration.markers.BoardLocator`: on still frames the markers are looked for, and a
-        # bumped board is read where it now lies (`BoardMoved`).
+        # A `calibration.follow.BoardFollower` (or the markers' `BoardLocator` alone): on still
+        # frames the board is looked for, by its markers or its printed grid, and a bumped board
+        # is read where it now lies (`BoardMoved`).
         self.locator = locator
         # With `adapt_at_start`, the first still look at the start position teaches the
         # detector this set's pieces (`vision.adapt`), unless it already reads through an adaptation.
