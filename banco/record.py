@@ -17,6 +17,8 @@ without it, the stability window after the hand.
 
 from __future__ import annotations
 
+import math
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -111,10 +113,25 @@ def read_clock_log(path: Path) -> list[float]:
         if not text:
             continue
         try:
-            presses.append(float(text.split()[0]))
+            seconds = float(text.split()[0])
         except ValueError:
             raise RecordError(f"clock log line {number}: {line.strip()!r} does not start with seconds") from None
+        if not math.isfinite(seconds) or seconds < 0:
+            raise RecordError(f"clock log line {number}: {line.strip()!r} is not a time into the video "
+                              "(seconds, 0 or more)")
+        presses.append(seconds)
     return sorted(presses)
+
+
+def check_out(out: Path) -> None:
+    """Refuse a record path that cannot be written before the video is read, not after."""
+    if out.is_dir():
+        raise RecordError(f"--out {str(out)!r} is a folder: give the record's file name, such as game.pgn")
+    folder = out.parent if str(out.parent) else Path(".")
+    if not folder.is_dir():
+        raise RecordError(f"--out {str(out)!r}: the folder {str(folder)!r} does not exist")
+    if not os.access(folder, os.W_OK) or (out.exists() and not os.access(out, os.W_OK)):
+        raise RecordError(f"--out {str(out)!r} cannot be written (no permission)")
 
 
 def _point_names(game: str, points) -> str:
@@ -332,6 +349,7 @@ def register(app, fail) -> None:
 
         try:
             games.get(game).notation(notation)  # an unknown game or notation, before the video is read
+            check_out(out)
             with Progress(TextColumn("reading {task.description}"), BarColumn(), TextColumn("{task.completed}/"
                           "{task.total} frames"), TimeRemainingColumn(), transient=True,
                           console=_stderr_console()) as bar:
@@ -343,11 +361,16 @@ def register(app, fail) -> None:
                 recording = record_video(video, game, calibration=calibration, clock_log=clock_log, model=model,
                                          progress=advance)
             text = write_record(recording, video, notation)
-            out.write_text(text, encoding="utf-8")
         except ValueError as error:
             fail(str(error))
+        try:
+            out.write_text(text, encoding="utf-8")
+        except OSError as error:  # the whole video is read: the record is not lost with the file
+            typer.echo(text)
+            fail(f"cannot write {str(out)!r} ({error.strerror}): the record is printed above")
         notes = sum(len(v) for v in recording.comments.values())
-        typer.echo(f"board {recording.located}; {len(recording.san)} moves, {notes} events noted", err=True)
+        typer.echo(f"board {recording.located}; {len(recording.san)} moves, {notes} event{'s' * (notes != 1)} noted",
+                   err=True)
         for warning in recording.warnings:
             typer.echo(f"warning: {warning}", err=True)
         typer.echo(str(out))

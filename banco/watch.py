@@ -118,12 +118,17 @@ def watch(
             raise BancoError("--station-key goes with --server URL")
         spec = camera_spec(camera)
         if not server:
-            app, settings, game_id = _embedded_record(variant, game_id, database, control, white, black)
-            port = free_port(host, port)
+            app, settings = _embedded_record(variant, game_id, database, control)
         cal = _calibration(variant, calibration, spec)
         for warning in cal.camera_warnings():
             typer.echo(f"warning: {warning}", err=True)
         detector = Detector(variant.name, cal, adaptation=load_for_profile(calibration) if calibration else None)
+        if not server:
+            if game_id is None:  # opened once the board is found: a failed start leaves no empty game
+                from server.station.embedded import open_game
+
+                game_id, _key = open_game(app.state.recorder, variant.name, white=white, black=black, control=control)
+            port = free_port(host, port)
     except (ValueError, OSError) as error:
         _fail(str(error))
 
@@ -183,22 +188,21 @@ def watch(
         _fail(str(error))
 
 
-def _embedded_record(variant, game_id: int | None, database: str | None, control, white: str, black: str):
-    """This process's record: a new game, or `game_id` to carry on after a restart."""
+def _embedded_record(variant, game_id: int | None, database: str | None, control):
+    """This process's record, and `game_id` (to carry on after a restart) checked against it;
+    a new game is opened by the caller once the board is found."""
     from server.app import create_app
     from server.config import Settings
-    from server.station.embedded import open_game
 
     settings = Settings.from_env(database_url=database)
     app = create_app(settings)
     if game_id is None:
-        game_id, _key = open_game(app.state.recorder, variant.name, white=white, black=black, control=control)
-        return app, settings, game_id
+        return app, settings
     row = app.state.recorder.get_game(game_id)
     if row.variant != variant.name:
         raise BancoError(f"game {game_id} is {row.variant}, not {variant.name}")
     refuse_mode_mismatch(variant.name, row.start_fen, control, f"game {game_id}")
-    return app, settings, game_id
+    return app, settings
 
 
 def demo(

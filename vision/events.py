@@ -35,7 +35,8 @@ class MoveCommitted:
 
     `moves` are legal in order from the tracker's current board; `san` are the same moves in
     the game's default notation. `evidence` says why: the log-likelihood margin over the
-    runner-up, the points that changed, the alternatives that lead to the same position.
+    runner-up, the points that changed, the alternatives that lead to the same position (each
+    written as `san` is).
     The tracker has already advanced its own board; the receiver pushes `moves` to the record.
     """
 

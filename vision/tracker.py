@@ -912,7 +912,7 @@ class MoveTracker:
             event = self._commit(verdict.moves, timestamp, {**details,
                 "margin": round(verdict.margin, 2), "changed": [list(p) for p in verdict.changed],
                 "hand_left": self.last_motion,
-                "alternatives": [[str(m) for m in alt] for alt in verdict.alternatives]})
+                "alternatives": [self._write(alt) for alt in verdict.alternatives]})
             if self._evidence is not None:
                 again = inf.decide(self.board, self._evidence, max_plies=1, rules=self.rules)
                 if again.status == "none":

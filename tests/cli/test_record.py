@@ -110,6 +110,29 @@ def test_unreadable_video_is_one_clear_line(tmp_path):
     assert not (tmp_path / "x.pgn").exists()
 
 
+@pytest.mark.parametrize("out, words", [
+    ("missing-folder/game.pgn", "the folder"),
+    (".", "is a folder: give the record's file name"),
+])
+def test_a_record_path_that_cannot_be_written_is_refused_before_the_video_is_read(rendered, tmp_path, out, words,
+                                                                                   monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["record", str(rendered.video), "--out", out])
+    assert result.exit_code == 2
+    assert words in result.output and len(result.output.strip().splitlines()) == 1, result.output
+    assert "frames" not in result.output  # refused before the video was read
+
+
+@pytest.mark.parametrize("line", ["nan", "-3", "inf"])
+def test_a_clock_log_line_that_is_no_time_into_the_video_is_refused(tmp_path, line):
+    from banco.record import RecordError, read_clock_log
+
+    log = tmp_path / "clock.txt"
+    log.write_text(f"3.5\n{line}\n")
+    with pytest.raises(RecordError, match=rf"clock log line 2: '{line}' is not a time into the video"):
+        read_clock_log(log)
+
+
 def test_a_video_without_a_board_says_so(tmp_path):
     path = tmp_path / "table.avi"
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (320, 240))

@@ -92,3 +92,25 @@ def test_the_time_mode_check_passes_matching_times_and_other_games():
     refuse_mode_mismatch("xiangqi", games.get("xiangqi").starting_fen, TimeControl.parse("15+0"), "game 1")
     with pytest.raises(TimeModeMismatch, match="battle mode"):
         refuse_mode_mismatch("commander", games.get("commander").starting_fen, TimeControl.parse("30+0"), "game 1")
+
+
+def test_a_watch_that_finds_no_board_opens_no_game(tmp_path):
+    """The game is opened once the board is found: a start that fails (here a blank video)
+    leaves the record as it was, not an empty game for every try."""
+    import cv2
+    import numpy as np
+    from sqlalchemy import create_engine, text
+
+    video = tmp_path / "blank.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10, (320, 240))
+    for _ in range(10):
+        writer.write(np.full((240, 320, 3), 128, np.uint8))
+    writer.release()
+    database = f"sqlite:///{tmp_path / 'record.sqlite3'}"
+    code, output = banco("watch", "--camera", str(video), "--database", database)
+    assert code == 2 and "the board was not found" in output, output
+    engine = create_engine(database)
+    with engine.connect() as connection:
+        tables = {row[0] for row in connection.execute(text("SELECT name FROM sqlite_master WHERE type='table'"))}
+        games_kept = connection.execute(text("SELECT COUNT(*) FROM games")).scalar() if "games" in tables else 0
+    assert games_kept == 0

@@ -850,6 +850,23 @@ def test_a_waiting_move_keeps_its_place_when_a_blind_spell_hides_the_order():
     assert _committed(events) == ["h2e2", "h9g7", "i0i1"]
 
 
+def test_a_capture_two_operations_explain_names_the_other_as_the_record_writes_moves():
+    """Black's 5 on e11 takes on e5 over its 0 by 5 + 0 or by 5 − 0: the same position. The note
+    names the other reading in the record's notation (it once read ``e11x-e5``)."""
+    camera, tracker, t = _setup("cotoan")
+    for text in ("8:h1-h6", "8:b11-b5", "9:i1-e5"):
+        _move(camera, text)
+        _, t = _play(tracker, camera, 0.5, t, hand=True)
+        _, t = _play(tracker, camera, 2.0, t, hand=False)
+    _move(camera, "5+0xe5")
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    events, t = _play(tracker, camera, 2.0, t, hand=False)
+    (commit,) = [e for e in events if isinstance(e, ev.MoveCommitted)]
+    assert commit.san in (["5+0xe5"], ["5-0xe5"])
+    other = "5-0xe5" if commit.san == ["5+0xe5"] else "5+0xe5"
+    assert commit.same_position_note() == f"{commit.san[0]} or {other}: the same position, the camera cannot tell which"
+
+
 def test_the_piece_seen_lifted_after_a_blind_spell_moved_last():
     """Two plies happen while the camera is cut, then the mover's hand lifts i0 and puts it
     on i1 in view (Cờ Tư Lệnh render 1009, ply 9). h2e2, h9g7, i0i1 and i0i1, h9g7, h2e2
