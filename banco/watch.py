@@ -80,7 +80,8 @@ def watch(
     camera: Annotated[str, typer.Option("--camera", "-c", help="camera index (0), video file or stream URL")] = "0",
     calibration: Annotated[Path | None, typer.Option("--calibration", help="a profile from banco calibrate")] = None,
     time_control: Annotated[str | None, typer.Option(
-        "--time", help="time control: 15+10, 30+10, 15+0, 30+0. Commander Chess times the game, not each side: "
+        "--time", help="time control: 15+10, 30+10, 15+0, 30+0, or any M+S, MdS (delay), MbS (Bronstein). "
+                       "Commander Chess times the game, not each side: "
                        "M minutes of both players' time together (15: battle, 30: total war), then points "
                        "decide; the increment is dropped")] = None,
     clock: Annotated[str | None, typer.Option("--clock", help="banco clock: serial port, socket:// URL or sim")] = None,
@@ -176,8 +177,11 @@ def watch(
     from server.station.target import EmbeddedTarget
 
     def ready(url: str) -> None:
+        from server.store.db import default_url
+
         typer.echo(f"referee console: {url}/console/{game_id}  (token {settings.referee_token})")
         typer.echo(f"live page: {url}/games/{game_id}")
+        typer.echo(f"record: game {game_id} in {settings.database_url or default_url()}")
 
     try:
         asyncio.run(serve_with_station(app, lambda: make_station(EmbeddedTarget(app, game_id)),
