@@ -77,10 +77,13 @@ class BoardLocator:
     """Keeps the calibration right while a game runs: a bumped board is found again.
 
     Every `update(frame)` re-detects the markers; when they agree on a new position that
-    moved more than `tolerance_px`, the calibration is replaced and `update` returns True.
-    Without markers in view (hands, pieces on them) the last good calibration stays.
-    The default tolerance is a third of a piece's radius (at least 3 px): a camera on a
-    table wobbles by a pixel or two, which the crops absorb, while a knocked board moves more.
+    moved more than `tolerance_px`, and the next look agrees with it too, the calibration is
+    replaced and `update` returns True. Without markers in view (hands, pieces on them) the last
+    good calibration stays. The default tolerance is a third of a piece's radius (at least
+    3 px): a camera on a table wobbles by a pixel or two, which the crops absorb, while a
+    knocked board moves more. The second look keeps a moment's shake, or a fit from a few
+    markers that a hand left in view, from moving the board: in a 480 × 270 video, markers
+    about 10 px wide, such fits swung the grid's corners by 6–8 px, there and back.
     """
 
     def __init__(self, calibration: Calibration, tolerance_px: float | None = None) -> None:
@@ -90,6 +93,7 @@ class BoardLocator:
         self.tolerance_px = tolerance_px
         self.moves = 0
         self.seen = False  # whether the last frame showed enough markers to place the board
+        self._candidate: Calibration | None = None  # a new place seen once, awaiting a second look
 
     def update(self, frame: np.ndarray) -> bool:
         try:
@@ -101,7 +105,11 @@ class BoardLocator:
             return False
         self.seen = True
         drift = fresh.drift_px(self.calibration)
+        candidate, self._candidate = self._candidate, None
         if drift <= self.tolerance_px:
+            return False
+        if candidate is None or fresh.drift_px(candidate) > self.tolerance_px:
+            self._candidate = fresh
             return False
         log.info("board moved by %.1f px; calibration updated", drift)
         self.calibration = fresh

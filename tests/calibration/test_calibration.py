@@ -150,6 +150,10 @@ def test_locator_follows_a_bumped_board_and_ignores_hidden_markers(layout):
     locator = BoardLocator(calibrate_from_markers(layout, image))
     assert not locator.update(image)
     shifted = np.roll(image, 12, axis=1)
+    # Seen moved once and then back where it was: a moment's shake, not a knock.
+    assert not locator.update(shifted) and not locator.update(image)
+    # Seen moved on two looks: the board was knocked.
+    assert not locator.update(shifted)
     assert locator.update(shifted)
     blank = np.full_like(image, 128)
     assert not locator.update(blank)
