@@ -17,9 +17,11 @@ from banco.sim import sim_app
 from games.base import BancoError
 from games.movetext import is_compact, number_moves, play_movetext, split_movetext
 
-# OpenCV's own warnings ("[ WARN:0@0.01] … can't open camera by index") would come before the
-# one line banco says for the same trouble; OPENCV_LOG_LEVEL set in the environment still rules.
+# OpenCV's and its FFmpeg's own warnings ("[ WARN:0@0.01] … can't open camera by index", "moov
+# atom not found") would come before the one line banco says for the same trouble; either
+# variable set in the environment still rules (-8 is FFmpeg's quiet level).
 os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")
+os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
 
 app = typer.Typer(
     add_completion=False,

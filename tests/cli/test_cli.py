@@ -57,3 +57,12 @@ def test_a_camera_that_cannot_be_opened_is_one_line_without_opencvs_own_warnings
     result = banco("calibrate", "--camera", "39", "--out", str(tmp_path / "cal.json"))
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == ["banco: camera '39' cannot be opened"]
+
+
+def test_an_unreadable_video_is_one_line_without_ffmpegs_own(tmp_path):
+    # An MP4's first box and nothing after it: FFmpeg itself says "moov atom not found" unless quieted.
+    bad = tmp_path / "broken.mp4"
+    bad.write_bytes(b"\x00\x00\x00\x18ftypisom\x00\x00\x02\x00isomiso2" + b"no video here")
+    result = banco("record", str(bad), "--out", str(tmp_path / "game.pgn"))
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [f"banco: {str(bad)!r} is not a video OpenCV can read"]
