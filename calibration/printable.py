@@ -163,12 +163,24 @@ def _file_labels(layout: BoardLayout) -> list[Shape]:
     # Points of a cell board are cell centres, half a spacing inside the grid's edge: its labels
     # go as far outside the edge as a line board's do, not into the first cells.
     edge = 0.5 * layout.pitch_mm if layout.cells else 0.0
+    # Cờ Tư Lệnh's seed numbers its lines from 0 at the sea-side bottom corner, HA along the
+    # bottom and VA up the left, and its default notation writes moves so (`B4,10_5,10`): those
+    # go where its figure puts them, the chess-style names (a–k, 1–12) on the other two sides.
+    seed = g.name == "commander"
+    bottom = [str(f) for f in range(g.files)] if seed else list(g.file_names)
+    left = [str(r) for r in range(g.ranks)] if seed else list(g.rank_names)
     for f in range(g.files):
         x, y = layout.point_mm(Point(f, 0))
-        shapes.append(Text(x - size / 3, y + edge + 0.55 * layout.pitch_mm, g.file_names[f], size))
+        shapes.append(Text(x - size / 3 * len(bottom[f]) ** 0.5, y + edge + 0.55 * layout.pitch_mm, bottom[f], size))
+        if seed:
+            _, top = layout.point_mm(Point(f, g.ranks - 1))
+            shapes.append(Text(x - size / 3, top - edge - 0.3 * layout.pitch_mm, g.file_names[f], size))
     for r in range(g.ranks):
         x, y = layout.point_mm(Point(0, r))
-        shapes.append(Text(x - edge - 0.6 * layout.pitch_mm, y + size / 3, g.rank_names[r], size))
+        shapes.append(Text(x - edge - 0.6 * layout.pitch_mm, y + size / 3, left[r], size))
+        if seed:
+            right, _ = layout.point_mm(Point(g.files - 1, r))
+            shapes.append(Text(right + edge + 0.3 * layout.pitch_mm, y + size / 3, g.rank_names[r], size))
     return shapes
 
 

@@ -381,16 +381,28 @@ def test_the_commander_print_draws_the_seeds_sea_river_and_fords():
 def test_labels_print_outside_the_grid(game):
     """No label's ink in a playing cell or on the grid: a Cờ Toán board's points are cell centres,
     half a spacing inside its edge."""
-    from calibration.printable import Text, board_shapes
+    from calibration.printable import Rect, Text, board_shapes
 
     variant = games.get(game)
     layout = BoardLayout.for_game(variant)
     left = top = layout.margin_mm
     width, height = layout.grid_size_mm
-    for label in (s for s in board_shapes(variant, layout) if isinstance(s, Text) and "banco" not in s.text):
+    shapes = board_shapes(variant, layout)
+    markers = [s for s in shapes if isinstance(s, Rect) and s.fill == "#000000"]
+    labels = [s for s in shapes if isinstance(s, Text) and "banco" not in s.text]
+    for label in labels:
         # The text's box: its anchor is the left end of the baseline; glyphs about 0.6 em wide.
         x0, x1 = label.x, label.x + 0.6 * label.size * len(label.text)
         y0, y1 = label.y - 0.75 * label.size, label.y + 0.2 * label.size
-        inside_x = x1 > left - 0.05 * layout.pitch_mm and x0 < left + width
+        inside_x = x1 > left - 0.05 * layout.pitch_mm and x0 < left + width + 0.05 * layout.pitch_mm
         inside_y = y1 > top - 0.05 * layout.pitch_mm and y0 < top + height + 0.05 * layout.pitch_mm
         assert not (inside_x and inside_y), (label.text, x0, y0)
+        for m in markers:  # nor on a marker, which the camera must see whole
+            assert x1 < m.x or x0 > m.x + m.w or y1 < m.y or y0 > m.y + m.h, (label.text, m)
+    texts = [label.text for label in labels]
+    g = variant.geometry
+    if game == "commander":  # the seed's numbers (its notation's VA,HA) and the chess-style names
+        assert {str(n) for n in range(12)} <= set(texts) and set(g.file_names) <= set(texts)
+        assert len(texts) == 2 * (g.files + g.ranks)
+    else:
+        assert sorted(texts) == sorted(list(g.file_names) + list(g.rank_names))
