@@ -15,7 +15,12 @@ def read_image(path: Path) -> np.ndarray:
         raise CalibrationError(f"{str(path)!r} is a folder, not an image")
     if not Path(path).is_file():
         raise CalibrationError(f"image {str(path)!r} does not exist")
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    with open(path, "rb") as file:
+        data = file.read()
+    if cut_short_jpeg(data):
+        raise CalibrationError(f"{str(path)!r} is a JPEG cut short (its end is missing, as from a copy that "
+                               "stopped): the rest of the photo would read as grey; copy it again")
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if image is None:
         with open(path, "rb") as file:
             head = file.read(16)
@@ -26,6 +31,49 @@ def read_image(path: Path) -> np.ndarray:
                 "Most Compatible)")
         raise CalibrationError(f"{str(path)!r} is not an image OpenCV can read")
     return image
+
+
+def cut_short_jpeg(data: bytes) -> bool:
+    """Whether `data` is a JPEG whose data ends before its end-of-image marker: a decoder would
+    fill the rest with grey. The segments are walked from the start (an EXIF thumbnail's own end
+    marker does not count, and what a phone appends after the end, such as a motion photo's
+    video, is not looked at); a structure not understood is left to the decoder (False).
+
+    >>> import cv2, numpy as np
+    >>> whole = cv2.imencode(".jpg", np.full((64, 64, 3), 90, np.uint8))[1].tobytes()
+    >>> cut_short_jpeg(whole), cut_short_jpeg(whole[: len(whole) // 2]), cut_short_jpeg(whole + bytes(4096))
+    (False, True, False)
+    """
+    if data[:2] != b"\xff\xd8":
+        return False
+    at, size = 2, len(data)
+    while at + 1 < size:
+        if data[at] != 0xFF:
+            return False
+        marker = data[at + 1]
+        if marker == 0xFF:  # a fill byte before the marker
+            at += 1
+            continue
+        if marker == 0xD9:
+            return False
+        if 0xD0 <= marker <= 0xD7 or marker == 0x01:  # markers without a length
+            at += 2
+            continue
+        if at + 4 > size:
+            return True
+        at += 2 + int.from_bytes(data[at + 2:at + 4], "big")
+        if marker == 0xDA:  # a scan: its coded data runs to the next marker that is not a restart
+            while True:
+                found = data.find(b"\xff", at)
+                if found < 0 or found + 1 >= size:
+                    return True
+                following = data[found + 1]
+                if following == 0x00 or 0xD0 <= following <= 0xD7 or following == 0xFF:
+                    at = found + 1 if following == 0xFF else found + 2
+                    continue
+                at = found
+                break
+    return True
 
 
 # ISO base media files name their kind in their first box: these brands are HEIF/HEIC/AVIF stills.

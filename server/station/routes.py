@@ -117,6 +117,7 @@ def _adapt(game: str, body: AdaptationIn) -> AdaptationOut:
     import cv2
     import numpy as np
 
+    from calibration.camera import cut_short_jpeg
     from calibration.profile import from_dict
     from vision.adapt import PROFILE_KEY, adapt_to_start
     from vision.detector import PointClassifier
@@ -127,6 +128,8 @@ def _adapt(game: str, body: AdaptationIn) -> AdaptationOut:
     shots = []
     for number, text in enumerate(body.photos, 1):
         data = _photo_bytes(text, number)
+        if cut_short_jpeg(data):
+            raise ValueError(f"photo {number} is a JPEG cut short (its end is missing): send the whole file")
         frame = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
         if frame is None:
             raise ValueError(f"photo {number} is not an image (JPEG or PNG)")

@@ -92,6 +92,7 @@ def test_adaptation_route_needs_a_key_and_good_photos(client, start_view):
         ({"photos": [""]}, "photo 1 is empty"),
         ({"photos": [_jpeg(start), "  \n"]}, "photo 2 is empty"),
         ({"photos": [base64.b64encode(b"plain text").decode()]}, "photo 1 is not an image"),
+        ({"photos": [_jpeg(start)[:4000]]}, "photo 1 is a JPEG cut short"),
         ({"photos": [_jpeg(start[:, :360])]}, "photo 1 is 360×360, but the calibration is for 640×360, another shape"),
         ({"calibration": to_dict_for("cotoan")}, "calibration is for a cotoan board, but this game is xiangqi"),
         ({"calibration": {"version": 1}}, "calibration: missing field 'game'"),

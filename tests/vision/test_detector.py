@@ -257,6 +257,7 @@ def test_recognize_prints_a_fen_last(tmp_path, start_scene):
     (["{folder}"], "is a folder, not an image"),
     (["{heic}"], "is a HEIC/HEIF photo (an iPhone's default), which OpenCV cannot read: export it as JPEG"),
     (["{text}"], "is not an image OpenCV can read"),
+    (["{cut}"], "is a JPEG cut short (its end is missing"),
     (["{photo}", "--corners", ""], "--corners is empty"),
     # a0, a9, i9, i0: a mirror image of the board no camera above it sees.
     (["{photo}", "--corners", "100,400 100,100 500,100 500,400"], "the four corners go clockwise on the photo"),
@@ -272,7 +273,10 @@ def test_recognize_bad_input_is_one_line(tmp_path, args, words):
     heic.write_bytes(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(64))
     text = tmp_path / "notes.jpg"
     text.write_text("not a photo")
-    args = [a.format(photo=photo, blank=blank, folder=tmp_path, heic=heic, text=text) for a in args]
+    # A photo whose copy stopped halfway: libjpeg would print its own line and fill the rest grey.
+    cut = tmp_path / "cut.jpg"
+    cut.write_bytes(cv2.imencode(".jpg", np.full((480, 640, 3), 200, np.uint8))[1].tobytes()[:600])
+    args = [a.format(photo=photo, blank=blank, folder=tmp_path, heic=heic, text=text, cut=cut) for a in args]
     result = banco("recognize", *args)
     assert result.returncode == 2
     assert words in result.stderr and "Traceback" not in result.stderr
