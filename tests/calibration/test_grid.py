@@ -171,3 +171,27 @@ def test_boards_framed_close_or_with_faint_lines_are_found(game, seed, start):
     found = find_board(scene.image, games.get(game), source=f"render {seed}")
     error = np.linalg.norm(found.grid_corners_px() - expected_corners(scene.calibration), axis=1)
     assert error.max() < 0.5 * scene.calibration.piece_radius_px(), error
+
+
+def test_the_grid_locator_follows_a_knocked_board_and_not_a_moments_shake():
+    """A printed Cờ Toán sheet without markers, slid 15 px: one look makes it a candidate, a
+    second look that agrees moves the calibration there; a look back where it was drops it."""
+    from calibration.grid import GridLocator
+    from calibration.printable import to_image
+
+    variant = games.get("cotoan")
+    layout = BoardLayout.for_game(variant)
+    sheet = to_image(variant, layout, 1.5)
+    sheet[(sheet == 0).all(axis=-1)] = 255  # the markers (pure black) cut out: a board from a shop
+    image = cv2.copyMakeBorder(sheet, 40, 40, 40, 40, cv2.BORDER_CONSTANT, value=(255, 255, 255))
+    calibration = calibrate_from_grid(layout, image)
+    locator = GridLocator(calibration)
+    assert not locator.update(image)  # the first look: how well the grid matches when placed
+    slid = np.full_like(image, 255)
+    slid[:, 15:] = image[:, :-15]
+    assert not locator.update(slid) and not locator.update(image)  # there and back: a shake
+    assert locator.calibration is calibration
+    assert not locator.update(slid)
+    assert locator.update(slid) and locator.moves == 1
+    corners_moved = locator.calibration.grid_corners_px() - calibration.grid_corners_px()
+    assert np.allclose(corners_moved, [15, 0], atol=1.5), corners_moved
