@@ -69,10 +69,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def malformed(_request: Request, error: RequestValidationError) -> JSONResponse:
-        problems = []
+        problems: dict[str, None] = {}  # in order, once: a path parameter a dependency checks too fails twice
         for item in error.errors():
             where = ".".join(str(part) for part in item.get("loc", ()))
-            problems.append(f"{where}: {item.get('msg')}")
+            problems[f"{where}: {item.get('msg')}"] = None
         return JSONResponse({"detail": "; ".join(problems) or "malformed request",
                              "errors": jsonable(error.errors())}, status_code=422)
 

@@ -62,3 +62,11 @@ def test_malformed_move_bodies_get_4xx_with_a_message(body):
         answer = client.post("/api/games/1/moves", content=body,
                              headers=REFEREE_HEADERS | {"content-type": "application/json"})
     assert 400 <= answer.status_code < 500 and answer.json()["detail"], answer.text
+
+
+def test_a_bad_game_id_is_named_once():
+    """The path's game id is checked by the route and by the key's check: one problem, said once."""
+    with TestClient(app) as client:
+        answer = client.post("/api/games/abc/station", json={}, headers={"X-Station-Key": "k"})
+    assert answer.status_code == 422
+    assert answer.json()["detail"].count("path.game_id") == 1, answer.json()["detail"]
