@@ -127,7 +127,7 @@ def check_out(out: Path) -> None:
     """Refuse a record path that cannot be written before the video is read, not after."""
     if out.is_dir():
         raise RecordError(f"--out {str(out)!r} is a folder: give the record's file name, such as game.pgn")
-    folder = out.parent if str(out.parent) else Path(".")
+    folder = out.parent  # Path("game.pgn").parent is Path(".")
     if not folder.is_dir():
         raise RecordError(f"--out {str(out)!r}: the folder {str(folder)!r} does not exist")
     if not os.access(folder, os.W_OK) or (out.exists() and not os.access(out, os.W_OK)):

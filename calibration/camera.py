@@ -22,9 +22,7 @@ def read_image(path: Path) -> np.ndarray:
                                "stopped): the rest of the photo would read as grey; copy it again")
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if image is None:
-        with open(path, "rb") as file:
-            head = file.read(16)
-        if head[4:8] == b"ftyp" and head[8:12] in _HEIF_BRANDS:
+        if data[4:8] == b"ftyp" and data[8:12] in _HEIF_BRANDS:
             raise CalibrationError(
                 f"{str(path)!r} is a HEIC/HEIF photo (an iPhone's default), which OpenCV cannot read: "
                 "export it as JPEG, or set the phone to take JPEG (iPhone: Settings > Camera > Formats > "

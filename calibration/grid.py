@@ -596,7 +596,7 @@ class GridLocator:
     """
 
     def __init__(self, calibration: Calibration, tolerance_px: float | None = None) -> None:
-        self.tolerance_px = max(3.0, calibration.piece_radius_px() / 3) if tolerance_px is None else tolerance_px
+        self.tolerance_px = calibration.knock_tolerance_px() if tolerance_px is None else tolerance_px
         self.moves = 0
         self._model = GridModel.for_geometry(calibration.layout.geometry)
         self._samples = self._model.samples()
@@ -607,12 +607,6 @@ class GridLocator:
         self.calibration = calibration
         self.placed_match: float | None = None
         self._candidate: Calibration | None = None
-
-    def match(self, frame: np.ndarray, calibration: Calibration | None = None) -> float:
-        """How well the printed lines of `calibration` (the followed one if not given) match
-        `frame`'s strokes within two pixels (`_contrast`: 1 every line on ink, nothing beside it)."""
-        look = _Look(frame)
-        return look.match(self._grid(calibration or self.calibration, look), self._samples)
 
     def _grid(self, calibration: Calibration, look: _Look) -> np.ndarray:
         grid = look.to_small @ calibration.homography @ grid_to_sheet(calibration.layout)
@@ -676,4 +670,6 @@ class _Look:
         self.tolerant = cv2.dilate(self.strokes, np.ones((5, 5), np.uint8))
 
     def match(self, grid_to_image: np.ndarray, samples: Samples) -> float:
+        """How well a grid's printed lines match the strokes within two pixels (`_contrast`: 1
+        every line on ink, nothing beside it)."""
         return float(_contrast(self.tolerant, grid_to_image[None], samples)[0])

@@ -261,6 +261,12 @@ class Calibration:
         to_top_view = scale @ np.linalg.inv(self.homography)
         return cv2.warpPerspective(image, to_top_view, (round(w * px_per_mm), round(h * px_per_mm)))
 
+    def knock_tolerance_px(self) -> float:
+        """How far the grid may seem to move before a locator takes the board for moved: a third
+        of a piece's radius, at least 3 px (a camera on a table wobbles by a pixel or two, which
+        the crops absorb, while a knocked board moves more)."""
+        return max(3.0, self.piece_radius_px() / 3)
+
     def drift_px(self, other: Calibration) -> float:
         """How far the grid corners moved between two calibrations, in pixels (largest corner)."""
         return float(np.max(np.linalg.norm(self.grid_corners_px() - other.grid_corners_px(), axis=1)))

@@ -77,20 +77,17 @@ class BoardLocator:
     """Keeps the calibration right while a game runs: a bumped board is found again.
 
     Every `update(frame)` re-detects the markers; when they agree on a new position that
-    moved more than `tolerance_px`, and the next look agrees with it too, the calibration is
-    replaced and `update` returns True. Without markers in view (hands, pieces on them) the last
-    good calibration stays. The default tolerance is a third of a piece's radius (at least
-    3 px): a camera on a table wobbles by a pixel or two, which the crops absorb, while a
-    knocked board moves more. The second look keeps a moment's shake, or a fit from a few
-    markers that a hand left in view, from moving the board: in a 480 × 270 video, markers
-    about 10 px wide, such fits swung the grid's corners by 6–8 px, there and back.
+    moved more than `tolerance_px` (by default `Calibration.knock_tolerance_px`), and the next
+    look agrees with it too, the calibration is replaced and `update` returns True. Without
+    markers in view (hands, pieces on them) the last good calibration stays. The second look
+    keeps a moment's shake, or a fit from a few markers that a hand left in view, from moving
+    the board: in a 480 × 270 video, markers about 10 px wide, such fits swung the grid's
+    corners by 6–8 px, there and back.
     """
 
     def __init__(self, calibration: Calibration, tolerance_px: float | None = None) -> None:
         self.calibration = calibration
-        if tolerance_px is None:
-            tolerance_px = max(3.0, calibration.piece_radius_px() / 3)
-        self.tolerance_px = tolerance_px
+        self.tolerance_px = calibration.knock_tolerance_px() if tolerance_px is None else tolerance_px
         self.moves = 0
         self.seen = False  # whether the last frame showed enough markers to place the board
         self._candidate: Calibration | None = None  # a new place seen once, awaiting a second look

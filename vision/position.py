@@ -69,8 +69,7 @@ def _allowed(game: str, name: str, point: Point) -> bool:
     if game == "commander":
         return commander.misplaced(commander.Piece.from_fen(letter), point) is None
     if game == "cotoan":
-        value, color = int(letter.lstrip("-")), BLACK if letter.startswith("-") else WHITE
-        return cotoan.misplaced(cotoan.Piece(value, color), point) is None
+        return cotoan.misplaced(cotoan.Piece.from_symbol(letter), point) is None
     return True
 
 

@@ -106,6 +106,16 @@ class Piece(NamedTuple):
         return self.value + 1 if self.color is WHITE else -(self.value + 1)
 
     @classmethod
+    def from_symbol(cls, symbol: str) -> Piece:
+        """The piece `symbol` spells: ``'5'`` White's 5, ``'-5'`` Black's.
+
+        >>> Piece.from_symbol("-5"), Piece.from_symbol("0").symbol()
+        (Piece(value=5, color=<Color.BLACK: 'b'>), '0')
+        """
+        value = int(symbol.lstrip("-"))
+        return cls(value, BLACK if symbol.startswith("-") else WHITE)
+
+    @classmethod
     def from_code(cls, code: int) -> Piece:
         return cls(abs(code) - 1, WHITE if code > 0 else BLACK)
 
