@@ -49,6 +49,7 @@ bench: $(STAMP) detector-onnx
 	$(BIN)/python benchmarks/vision.py
 	$(BIN)/python benchmarks/grid.py --renders 10
 	$(BIN)/python benchmarks/follow.py
+	$(BIN)/python benchmarks/snap.py --renders 10
 
 bench-live: $(STAMP)
 	$(BIN)/python benchmarks/live.py

@@ -175,6 +175,21 @@ def _locate_without_corners(layout, frame, source: str, piece_height_mm: float, 
     return calibrate_from_grid(layout, frame, source, piece_height_mm=piece_height_mm)
 
 
+def _snapped(cal, frame, given: str):
+    """`cal` fitted to the board's printed lines on `frame` (`calibration.grid.snap_to_grid`),
+    and a line saying how far that moved `given` (its corners, in words), or None if under half
+    a pixel. A grid found on the photo is fitted to its lines already."""
+    from calibration.grid import snap_to_grid
+
+    if cal.method == "grid":
+        return cal, None
+    snapped = snap_to_grid(cal, frame)
+    moved = snapped.drift_px(cal)
+    if moved < 0.5:
+        return snapped, None
+    return snapped, f"fitted to the board's printed lines: {given} moved up to {moved:.1f} px"
+
+
 def _size_note(measured: float, reframed: bool) -> str:
     from calibration.piece_size import USUAL
 
@@ -242,6 +257,9 @@ def calibrate(
                                            piece_height_mm=thickness)
         else:
             cal = _locate_without_corners(layout, frame, str(image or camera), thickness, auto)
+        cal, moved = _snapped(cal, frame, "the corners given" if corners else "the markers' corners")
+        if moved is not None:
+            typer.echo(moved, err=True)
         frames = [read_image(path) for path in photos]
         for path, shot in zip(photos, frames, strict=True):
             if shot.shape[:2] != (height, width):
@@ -390,6 +408,10 @@ def recognize(
                     raise BancoError(f"{error}; give --corners or --calibration") from None
         if piece_height is not None:
             cal.piece_height_mm = piece_height
+        cal, moved = _snapped(cal, frame, "the profile's corners" if calibration_file else
+                              "the corners given" if corners else "the markers' corners")
+        if moved is not None and not as_json:
+            typer.echo(moved, err=True)
         # Crops are framed by the pieces' size, so it is measured on the photo itself: a set
         # with small discs would otherwise be read at a size the classifier never learned.
         sized, measured = sized_to_pieces(cal, frame, height_known=piece_height is not None or bool(calibration_file))

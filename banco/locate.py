@@ -26,9 +26,11 @@ SAMPLE_EVERY = 5  # of the frames searched, those kept to look for the grid on
 def find_board(variant, frames: Iterable[tuple[np.ndarray, float]], model: Path | None = None,
                keep: list | None = None, height_known: bool = False) -> Calibration:
     """The board on the first `MARKER_SEARCH_S` seconds of `frames`: by its markers, else by its
-    grid (at once when no marker at all shows for `NO_MARKER_S`), framed for the pieces' size
-    (`calibration.piece_size`). Frames read are appended to `keep` when given (a recorder must
-    not lose them). Raises `CalibrationError` naming why neither way found it."""
+    grid (at once when no marker at all shows for `NO_MARKER_S`), fitted to the printed lines
+    (`calibration.grid.snap_to_grid`) and framed for the pieces' size (`calibration.piece_size`).
+    Frames read are appended to `keep` when given (a recorder must not lose them). Raises
+    `CalibrationError` naming why neither way found it."""
+    from calibration.grid import snap_to_grid
     from calibration.markers import calibrate_from_markers, detect_markers
     from calibration.piece_size import sized_to_pieces
 
@@ -49,7 +51,9 @@ def find_board(variant, frames: Iterable[tuple[np.ndarray, float]], model: Path 
             marker_error = str(error)
             any_marker = any_marker or bool(detect_markers(frame).ids)
         else:
-            return sized_to_pieces(found, frame, height_known=height_known)[0]
+            # The markers place the sheet; its printed lines place the grid finer (a sheet
+            # not lying quite flat, a marker's corner a pixel out).
+            return sized_to_pieces(snap_to_grid(found, frame), frame, height_known=height_known)[0]
         if not any_marker and not tried_early and elapsed >= NO_MARKER_S:
             # Not one marker in a second: most likely a board without them. Its grid now, rather
             # than seconds of frames held in memory (a hand hiding it all: the search goes on).

@@ -571,6 +571,72 @@ def half_turned(calibration: Calibration) -> Calibration:
                        piece_radius_ratio=calibration.piece_radius_ratio, confidence=calibration.confidence)
 
 
+# ---------------------------------------------------------------------- snapping given corners
+# The given grid is refined again from where the last refinement left it, up to this many
+# times: from corners a few pixels out, one refinement can stop short (its first round fits a
+# piece's rim as well as the line beside it).
+SNAP_PASSES = 3
+# A grid found afresh replaces the given one only if every corner lies within this share of a
+# spacing of it: it is the same board, not a grid shifted by a line, nor the other turn.
+SNAP_REACH = 0.5
+# The finder looks afresh only when the refined grid matches less than this (its own level for
+# a poor match): a second or two, spent where refining may have stopped short.
+SEARCH_BELOW = RETRY_BELOW
+
+
+def snap_to_grid(calibration: Calibration, image: np.ndarray) -> Calibration:
+    """`calibration` fitted to the board's printed lines on `image`: corners clicked a pixel or
+    a few off, or a profile's view after the camera shifted a little.
+
+    Three grids are weighed by how well their printed lines lie on the photo's strokes (the
+    finder's contrast, not forgiving a pixel): the given one, the given one refined
+    (`SNAP_PASSES` times: every line sample pulled onto the strongest stroke across it and the
+    homography refitted), and the grid the finder finds afresh if its corners lie within
+    `SNAP_REACH` of a spacing of the given ones. The given calibration itself comes back when
+    it matches best; otherwise a copy with the new homography, its method, piece height and
+    radius kept. Orientation is the given one's, always.
+    """
+    layout = calibration.layout
+    model = GridModel.for_geometry(layout.geometry)
+    samples = model.samples()
+    look = _Look(image)
+    given = look.to_small @ calibration.homography @ grid_to_sheet(layout)
+    given = given / given[2, 2]
+    candidates = [given]
+    refined = given
+    for _ in range(SNAP_PASSES):
+        again = _refine(look.evidence, look.strokes, refined, samples)[0]
+        if np.allclose(again, refined):
+            break
+        refined = again
+        candidates.append(refined)
+    corners = np.array([[0.0, 0.0], [model.width, 0.0], [model.width, model.height], [0.0, model.height]])
+    was = _project(given[None], corners)[0]
+    spacing = float(np.mean(np.linalg.norm(was - np.roll(was, -1, axis=0), axis=1))) / (
+        (model.width + model.height) / 2)
+    fit = None
+    if _contrast(look.strokes, refined[None], samples)[0] < SEARCH_BELOW:
+        # Refined, the grid still matches poorly: it may have stopped short (corners further
+        # out), or the lines are faint. The finder looks afresh (a second or two).
+        try:
+            fit = find_grid(look.small, layout)
+        except GridNotFoundError:
+            pass
+    if fit is not None:
+        for found in (fit.grid_to_image, fit.grid_to_image @ _half_turn(model)):
+            shift = np.linalg.norm(_project(found[None], corners)[0] - was, axis=1)
+            if np.all(shift < SNAP_REACH * spacing):
+                candidates.append(found / found[2, 2])
+    scores = _contrast(look.strokes, np.array(candidates), samples)
+    best = int(np.argmax(scores))
+    if best == 0:
+        return calibration
+    sheet_to_image = np.linalg.inv(look.to_small) @ candidates[best] @ np.linalg.inv(grid_to_sheet(layout))
+    return Calibration(layout, sheet_to_image / sheet_to_image[2, 2], calibration.image_size, calibration.method,
+                       piece_height_mm=calibration.piece_height_mm,
+                       piece_radius_ratio=calibration.piece_radius_ratio, confidence=calibration.confidence)
+
+
 # ---------------------------------------------------------------------- following a board
 # While the calibration's grid matches the frame's strokes at least this share of how well it
 # matched when placed, the board has not moved (pieces and light change a little of it).

@@ -2,9 +2,12 @@
 
 - Each photo is read through the calibration the station would have: its corners a pixel or two
   off, the pieces taken as thick as usual or as a user measured them (`models.synth.dataset.
-  disturbed`). With ``--flat-quarter``, a quarter of the photos is cut as if the pieces were flat,
-  as `banco calibrate` took them until session 43: every figure before that session was measured
-  so. With ``--cut-at flat|usual|true``, every crop is cut with the pieces taken flat, as thick as
+  disturbed`), then fitted to the board's printed lines as `banco calibrate` and `recognize`
+  fit clicked corners (`calibration.grid.snap_to_grid`; since session 46). With ``--as-given``
+  the corners are read as given, as every figure before that session was measured. With
+  ``--flat-quarter``, a quarter of the photos is cut as if the pieces were flat, as `banco
+  calibrate` took them until session 43: every figure before that session was measured so.
+  With ``--cut-at flat|usual|true``, every crop is cut with the pieces taken flat, as thick as
   usual, or at their true thickness (the same photos and corners): what a thickness costs.
 - Held-out rendered photos (their own seed, and a font, wood texture and board style that
   training never saw): share of points right, share of boards read exactly, confusion.
@@ -43,6 +46,7 @@ import cv2
 import numpy as np
 
 import games
+from calibration.grid import snap_to_grid
 from calibration.homography import SMALL_PIECE_PX, usual_thickness_mm
 from games import Point
 from models.synth.dataset import disturbed, paste_real_crop
@@ -72,7 +76,7 @@ def legal_position(game: str, rng: random.Random) -> tuple[dict[Point, str], dic
 def evaluate_photos(game: str, photos: int, seed: int, model: Path | None = None, progress=None,
                     legal: bool = False, thorough: bool = False, knocked: float = 0.0,
                     reread_below: float = REREAD_BELOW, thickness: tuple[float, float] = THICKNESS,
-                    flat_quarter: bool = False, cut_at: str | None = None) -> dict:
+                    flat_quarter: bool = False, cut_at: str | None = None, snap: bool = True) -> dict:
     rng = random.Random(seed)
     right = total = exact = stacked = stacked_right = 0
     whole_right = whole_exact = 0
@@ -86,6 +90,8 @@ def evaluate_photos(game: str, photos: int, seed: int, model: Path | None = None
         scene = render_scene(game, rng, position=position, stacks=stacks, split="test", hands=False,
                              thickness=thickness)
         calibration = disturbed(scene.calibration, rng, knocked_radii=knocked, flat=flat_quarter)
+        if snap:
+            calibration = snap_to_grid(calibration, scene.image)
         if cut_at is not None:
             calibration = replace(calibration, piece_height_mm=_thickness_cut_at(cut_at, scene.calibration))
         detector = Detector(game, calibration, classifier=classifier, thorough=thorough,
@@ -259,6 +265,9 @@ def main() -> None:
     parser.add_argument("--flat-quarter", action="store_true",
                         help="cut a quarter of the photos' crops at the board itself, as if the pieces were flat "
                         "(banco calibrate's default until session 43, and how every figure before it was measured)")
+    parser.add_argument("--as-given", action="store_true",
+                        help="read through the corners as given, not fitted to the board's printed lines "
+                        "(how every figure before session 46 was measured)")
     parser.add_argument("--cut-at", choices=CUT_AT, default=None,
                         help="cut every crop with the pieces taken flat, as thick as usual, or at their true "
                         "thickness (default: as the station's calibration would have it)")
@@ -279,6 +288,8 @@ def main() -> None:
         kind += ", a quarter cut as if the pieces were flat"
     if args.cut_at:
         kind += f", every crop cut at the {args.cut_at} thickness"
+    if args.as_given:
+        kind += ", corners as given"
     print(f"held-out rendered photos ({kind}): {result['boards']}, points {result['points']}")
     print(f"  points right: {result['point_accuracy']:.4%}   boards exact: {result['board_exact']:.2%}"
           + ("   (each point on its own)" if args.legal else ""))

@@ -8,7 +8,7 @@ import pytest
 
 import games
 from calibration import BoardLayout, CalibrationError
-from calibration.grid import GridNotFoundError, calibrate_from_grid, find_board, half_turned
+from calibration.grid import GridNotFoundError, calibrate_from_grid, find_board, half_turned, snap_to_grid
 from models.synth.scene import render_scene
 
 
@@ -91,6 +91,64 @@ def test_a_large_photo_is_searched_shrunk_and_answered_at_full_size():
     assert found.image_size == (large.shape[1], large.shape[0])
     error = np.linalg.norm(found.grid_corners_px() - 2 * expected_corners(scene.calibration), axis=1)
     assert error.max() < 0.5 * scene.calibration.piece_radius_px()
+
+
+def _clicked(truth, rng: random.Random, off_px: float):
+    """The truth's corners as a user clicks them: each off by `off_px` in a random direction
+    (a render's corner may lie outside the photo, so not through `from_corners`' checks)."""
+    corners = []
+    for x, y in truth.grid_corners_px():
+        angle = rng.uniform(0, 2 * np.pi)
+        corners.append((x + off_px * np.cos(angle), y + off_px * np.sin(angle)))
+    return _through(truth, corners)
+
+
+def _through(truth, corners):
+    """A calibration of the truth's board whose grid corners lie at `corners` (pixels)."""
+    from calibration import Calibration
+
+    sheet = np.array([truth.layout.point_mm(p) for p in truth.layout.corner_points()], np.float32)
+    homography = cv2.getPerspectiveTransform(sheet, np.array(corners, np.float32)).astype(np.float64)
+    return Calibration(truth.layout, homography, truth.image_size, "corners", piece_height_mm=3.0)
+
+
+def _point_error(calibration, truth) -> float:
+    """The largest distance between where the two put a point, in the truth's piece radii."""
+    points = truth.all_points()
+    placed = np.array([calibration.point_pixel(p) for p in points])
+    true = np.array([truth.point_pixel(p) for p in points])
+    return float(np.linalg.norm(placed - true, axis=1).max() / truth.piece_radius_px())
+
+
+@pytest.mark.parametrize(("game", "seed"), CASES)
+def test_corners_clicked_a_few_pixels_off_are_snapped_onto_the_printed_grid(game, seed):
+    scene = render_scene(game, random.Random(seed))
+    clicked = _clicked(scene.calibration, random.Random(seed + 100), off_px=4.0)
+    snapped = snap_to_grid(clicked, scene.image)
+    before, after = _point_error(clicked, scene.calibration), _point_error(snapped, scene.calibration)
+    # Clicked, some point lies a tenth of a radius or more off; snapped, a few hundredths.
+    assert before > 0.1 and after < 0.06 and after < before / 3, (before, after)
+    # The same board the same way round, and what the user gave is kept.
+    assert np.linalg.norm(snapped.grid_corners_px() - scene.calibration.grid_corners_px(), axis=1).max() < 2
+    assert (snapped.method, snapped.piece_height_mm, snapped.image_size) == ("corners", 3.0, clicked.image_size)
+
+
+def test_corners_on_a_photo_without_lines_are_kept_as_given():
+    scene = render_scene("xiangqi", random.Random(0))
+    clicked = _clicked(scene.calibration, random.Random(1), off_px=4.0)
+    assert snap_to_grid(clicked, np.full_like(scene.image, 128)) is clicked
+
+
+def test_a_grid_a_line_away_is_not_taken_for_the_board_the_corners_give():
+    """Corners a whole spacing off (the user clicked the second rank) are not moved onto another
+    line: the refinement reaches a fraction of a spacing, the finder's grid lies too far."""
+    scene = render_scene("xiangqi", random.Random(2))
+    truth = scene.calibration
+    clicked = _through(truth, [truth.point_pixel(games.Point(f, r)) for f, r in ((0, 1), (8, 1), (8, 9), (0, 9))])
+    assert _point_error(clicked, truth) > 2  # the premise: a whole spacing off
+    snapped = snap_to_grid(clicked, scene.image)
+    assert np.linalg.norm(snapped.grid_corners_px() - clicked.grid_corners_px(), axis=1).max() \
+        < 0.25 * truth.piece_radius_px()
 
 
 def _start_seen_from_the_second_players_side(game: str, seed: int = 11):
@@ -195,3 +253,33 @@ def test_the_grid_locator_follows_a_knocked_board_and_not_a_moments_shake():
     assert locator.update(slid) and locator.moves == 1
     corners_moved = locator.calibration.grid_corners_px() - calibration.grid_corners_px()
     assert np.allclose(corners_moved, [15, 0], atol=1.5), corners_moved
+
+
+def test_cli_fits_clicked_corners_to_the_printed_grid_and_says_how_far(tmp_path):
+    import re
+
+    from calibration.profile import load
+
+    for seed in range(40):
+        scene = render_scene("xiangqi", random.Random(seed), hands=False, max_tilt=30)
+        truth = scene.calibration.grid_corners_px()
+        if ((truth >= 10) & (truth < [1270, 710])).all():
+            break
+    photo = tmp_path / "board.png"
+    cv2.imwrite(str(photo), scene.image)
+    # Each corner clicked 4 px off: one out, one in, one along each edge.
+    clicked = truth + [[-4, 0], [0, 4], [4, 0], [0, -4]]
+    corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in clicked)
+    said = "fitted to the board's printed lines: the corners given moved up to "
+    result = _banco("recognize", str(photo), "--game", "xiangqi", "--corners", corners)
+    assert result.returncode == 0, result.stderr
+    moved = float(re.search(re.escape(said) + r"([0-9.]+) px", result.stderr).group(1))
+    assert 3 <= moved <= 5
+    profile = tmp_path / "cal.json"
+    result = _banco("calibrate", "--game", "xiangqi", "--image", str(photo), "--corners", corners,
+                    "--out", str(profile))
+    assert result.returncode == 0 and said in result.stderr, result.stderr
+    assert np.linalg.norm(load(profile).grid_corners_px() - truth, axis=1).max() < 1.0
+    # The profile fits the photo it was made on: nothing more to fit, nothing said.
+    result = _banco("recognize", str(photo), "--game", "xiangqi", "--calibration", str(profile))
+    assert result.returncode == 0 and "fitted to the board's printed lines" not in result.stderr, result.stderr
