@@ -112,6 +112,10 @@ class GridModel:
                   for a, b in segments}
         return cls(width, height, tuple(segments), canonical == turned)
 
+    def corners(self) -> np.ndarray:
+        """The grid's four corners, first file and rank first, anticlockwise on the sheet."""
+        return np.array([[0.0, 0.0], [self.width, 0.0], [self.width, self.height], [0.0, self.height]])
+
     def samples(self, fractions=(0.3, 0.5, 0.7)) -> Samples:
         """Points on the printed lines between grid points, two points beside each (one on
         either side), and which segment each lies on; in grid units."""
@@ -297,7 +301,7 @@ def _corner_sets(file_lines: np.ndarray, rank_lines: np.ndarray) -> np.ndarray:
 
 def _homographies(model: GridModel, quads: np.ndarray) -> np.ndarray:
     """Batch of grid → image homographies, one per quadrilateral (corners as `_corner_sets`)."""
-    src = np.array([[0, 0], [model.width, 0], [model.width, model.height], [0, model.height]], dtype=np.float64)
+    src = model.corners()
     n = len(quads)
     a = np.zeros((n, 8, 8))
     b = np.zeros((n, 8))
@@ -610,7 +614,7 @@ def snap_to_grid(calibration: Calibration, image: np.ndarray) -> Calibration:
             break
         refined = again
         candidates.append(refined)
-    corners = np.array([[0.0, 0.0], [model.width, 0.0], [model.width, model.height], [0.0, model.height]])
+    corners = model.corners()
     was = _project(given[None], corners)[0]
     spacing = float(np.mean(np.linalg.norm(was - np.roll(was, -1, axis=0), axis=1))) / (
         (model.width + model.height) / 2)
@@ -700,8 +704,7 @@ class GridLocator:
                 fit = find_grid(look.small, self.calibration.layout)
             except GridNotFoundError:
                 return False
-            corners = np.array([[0.0, 0.0], [self._model.width, 0.0], [self._model.width, self._model.height],
-                                [0.0, self._model.height]])
+            corners = self._model.corners()
             was = _project(grid[None], corners)[0]
 
             def shift(homography: np.ndarray) -> float:
