@@ -6,7 +6,9 @@ corners as given and against OpenCV's `cornerSubPix` at each clicked corner.
 Held-out renders (`render_scene(..., split="test")`: cloth and paper boards, the test fonts,
 tilted up to 45°, turned any way, hands, random positions). Each grid corner is moved by a
 Gaussian of `--off` pixels in x and y (1.5: the noise `models.evaluate` gives the station's
-calibration; 6: a quick click on a 1280 × 720 photo). The error of a calibration is the
+calibration; 6: a quick click on a 1280 × 720 photo). Then the start position, its corners
+clicked where a user sees them: on the middle of the disc standing there (its top, lifted off
+the point in a tilted view; Cờ Tướng's chariots, Cờ Toán's corner pieces), 1.5 px off. The error of a calibration is the
 largest distance, over all points of the board, between where it puts a point and where the
 render did, in piece radii: a crop is framed to the radius, so a tenth of one is a crop a
 tenth off-centre. The named peer is the classic refinement of clicked corners,
@@ -30,6 +32,7 @@ import time  # noqa: E402
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+import games  # noqa: E402
 from calibration import Calibration  # noqa: E402
 from calibration.grid import snap_to_grid  # noqa: E402
 from models.synth.scene import render_scene  # noqa: E402
@@ -69,37 +72,50 @@ def main() -> None:
     parser.add_argument("--games", default="xiangqi,commander,cotoan")
     parser.add_argument("--off", default="1.5,6", help="the clicks' Gaussian error, pixels, comma-separated")
     args = parser.parse_args()
-    for sigma in (float(v) for v in args.off.split(",")):
-        medians = {"given": [], "cornerSubPix": [], "snap_to_grid": []}
+    cases = [(f"off {float(v):g} px ", float(v), False) for v in args.off.split(",")] + [("start, on tops", 1.5, True)]
+    for label, sigma, start in cases:
+        medians: dict[str, list[float]] = {"given": [], "cornerSubPix": [], "snap_to_grid": []}
         for game in args.games.split(","):
-            rows = {name: [] for name in medians}
-            seconds = 0.0
-            for index in range(args.renders):
-                seed = 71_000 + index
-                rng = random.Random(seed)
-                scene = render_scene(game, rng, split="test")
-                truth = scene.calibration
-                corners = truth.grid_corners_px() + np.array([[rng.gauss(0, sigma), rng.gauss(0, sigma)]
-                                                              for _ in range(4)])
-                given = through(truth, corners)
-                rows["given"].append(point_error(given, truth))
-                spacing = np.linalg.norm(corners[1] - corners[0]) / (truth.layout.geometry.files - 1)
-                rows["cornerSubPix"].append(point_error(through(truth, corner_subpix(scene.image, corners, spacing)),
-                                                        truth))
-                began = time.perf_counter()
-                snapped = snap_to_grid(given, scene.image)
-                seconds += time.perf_counter() - began
-                rows["snap_to_grid"].append(point_error(snapped, truth))
+            rows, seconds = compare(game, args.renders, sigma, start)
             for name, errors in rows.items():
-                errors = np.array(errors)
                 medians[name].extend(errors)
-                print(f"off {sigma:g} px  {game:9s} {name:13s} median {np.median(errors):5.3f} radii, "
-                      f"worst {errors.max():5.3f}, within 0.1 radii {int((errors < 0.1).sum()):2d}/{len(errors)}")
-            print(f"off {sigma:g} px  {game:9s} snap_to_grid: {seconds / args.renders:.2f} s per photo")
+                errors = np.array(errors)
+                print(f"{label} {game:9s} {name:13s} median {np.median(errors):5.3f} radii, worst "
+                      f"{errors.max():5.3f}, within 0.1 radii {int((errors < 0.1).sum()):2d}/{len(errors)}")
+            print(f"{label} {game:9s} snap_to_grid: {seconds / args.renders:.2f} s per photo")
         given, peer, snapped = (np.median(medians[name]) for name in ("given", "cornerSubPix", "snap_to_grid"))
-        print(f"off {sigma:g} px  all games: median point error as given {given:.3f} radii, cornerSubPix {peer:.3f}, "
+        print(f"{label} all games: median point error as given {given:.3f} radii, cornerSubPix {peer:.3f}, "
               f"snap_to_grid {snapped:.3f}: {given / snapped:.1f}× smaller than as given, "
               f"{peer / snapped:.1f}× smaller than cornerSubPix")
+
+
+def compare(game: str, renders: int, sigma: float, start: bool = False) -> tuple[dict[str, list[float]], float]:
+    """Each calibration's point error on `renders` held-out renders, corners `sigma` px off
+    (with `start`: the start position, each corner clicked on the disc standing there), and the
+    seconds the snap took."""
+    position = None
+    if start:
+        from vision.classes import EMPTY, appearance
+
+        position = {p: c for p, c in appearance(game, games.get(game).board()).items() if c != EMPTY}
+    rows: dict[str, list[float]] = {"given": [], "cornerSubPix": [], "snap_to_grid": []}
+    seconds = 0.0
+    for index in range(renders):
+        rng = random.Random((72_000 if start else 71_000) + index)
+        scene = render_scene(game, rng, position=position, split="test", hands=False if start else None)
+        truth = scene.calibration
+        seen = [truth.piece_center_pixel(p) if position and p in position else truth.point_pixel(p)
+                for p in truth.layout.corner_points()]
+        corners = np.array(seen) + np.array([[rng.gauss(0, sigma), rng.gauss(0, sigma)] for _ in range(4)])
+        given = through(truth, corners)
+        rows["given"].append(point_error(given, truth))
+        spacing = np.linalg.norm(corners[1] - corners[0]) / (truth.layout.geometry.files - 1)
+        rows["cornerSubPix"].append(point_error(through(truth, corner_subpix(scene.image, corners, spacing)), truth))
+        began = time.perf_counter()
+        snapped = snap_to_grid(given, scene.image)
+        seconds += time.perf_counter() - began
+        rows["snap_to_grid"].append(point_error(snapped, truth))
+    return rows, seconds
 
 
 if __name__ == "__main__":
