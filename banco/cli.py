@@ -175,21 +175,6 @@ def _locate_without_corners(layout, frame, source: str, piece_height_mm: float, 
     return calibrate_from_grid(layout, frame, source, piece_height_mm=piece_height_mm)
 
 
-def _snapped(cal, frame, given: str):
-    """`cal` fitted to the board's printed lines on `frame` (`calibration.grid.snap_to_grid`),
-    and a line saying how far that moved `given` (its corners, in words), or None if under half
-    a pixel. A grid found on the photo is fitted to its lines already."""
-    from calibration.grid import snap_to_grid
-
-    if cal.method == "grid":
-        return cal, None
-    snapped = snap_to_grid(cal, frame)
-    moved = snapped.drift_px(cal)
-    if moved < 0.5:
-        return snapped, None
-    return snapped, f"fitted to the board's printed lines: {given} moved up to {moved:.1f} px"
-
-
 def _size_note(measured: float, reframed: bool) -> str:
     from calibration.piece_size import USUAL
 
@@ -228,6 +213,7 @@ def calibrate(
     profile and report how well it reads points it did not train on. Without --image or
     --camera, the board is located on the first start-position photo.
     """
+    from banco.locate import fitted_to_lines
     from calibration import BoardLayout, Calibration, parse_corners
     from calibration.camera import grab_frame, read_image
     from calibration.homography import usual_thickness_mm
@@ -257,7 +243,7 @@ def calibrate(
                                            piece_height_mm=thickness)
         else:
             cal = _locate_without_corners(layout, frame, str(image or camera), thickness, auto)
-        cal, moved = _snapped(cal, frame, "the corners given" if corners else "the markers' corners")
+        cal, moved = fitted_to_lines(cal, frame, "the corners given" if corners else "the markers' corners")
         if moved is not None:
             typer.echo(moved, err=True)
         frames = [read_image(path) for path in photos]
@@ -366,6 +352,7 @@ def recognize(
     the board is found by its printed markers, else by its grid."""
     import json
 
+    from banco.locate import fitted_to_lines
     from calibration import BoardLayout, Calibration, parse_corners
     from calibration.camera import read_image
     from calibration.homography import outside_frame, usual_thickness_mm
@@ -408,9 +395,9 @@ def recognize(
                     raise BancoError(f"{error}; give --corners or --calibration") from None
         if piece_height is not None:
             cal.piece_height_mm = piece_height
-        cal, moved = _snapped(cal, frame, "the profile's corners" if calibration_file else
-                              "the corners given" if corners else "the markers' corners")
-        if moved is not None and not as_json:
+        cal, moved = fitted_to_lines(cal, frame, "the profile's corners" if calibration_file else
+                                     "the corners given" if corners else "the markers' corners")
+        if moved is not None:
             typer.echo(moved, err=True)
         # Crops are framed by the pieces' size, so it is measured on the photo itself: a set
         # with small discs would otherwise be read at a size the classifier never learned.

@@ -71,6 +71,22 @@ def find_board(variant, frames: Iterable[tuple[np.ndarray, float]], model: Path 
     return _grid_board(variant, best, frame, model, height_known)
 
 
+def fitted_to_lines(calibration: Calibration, frame: np.ndarray, given: str) -> tuple[Calibration, str | None]:
+    """`calibration` fitted to the board's printed lines on `frame` (`calibration.grid.
+    snap_to_grid`), and a line for the user saying how far that moved `given` (its corners, in
+    words), or None if under half a pixel. A grid found on the photo is fitted to its lines
+    already."""
+    from calibration.grid import snap_to_grid
+
+    if calibration.method == "grid":
+        return calibration, None
+    snapped = snap_to_grid(calibration, frame)
+    moved = snapped.drift_px(calibration)
+    if moved < 0.5:
+        return snapped, None
+    return snapped, f"fitted to the board's printed lines: {given} moved up to {moved:.1f} px"
+
+
 def _best_grid(layout: BoardLayout, frames: list[np.ndarray], thickness: float):
     """((calibration, frame) of the most confident grid found on `frames`, or (None, None)), and
     the last reason a grid was not found."""

@@ -27,7 +27,7 @@ from typing import Annotated
 import typer
 
 import games
-from banco.locate import MARKER_SEARCH_S, find_board
+from banco.locate import MARKER_SEARCH_S, find_board, fitted_to_lines
 from games.base import BancoError
 from vision import events as ev
 
@@ -181,9 +181,12 @@ def repetition_note(verdict) -> str:
             "(seed 001, Điều 7: the arbiter asks for a change of moves)")
 
 
-def locate_board(game: str, source, calibration: Path | None, model: Path | None = None):
-    """The calibration: from the profile, else from the board's markers, else its grid, on the
-    video's first seconds (`banco.locate`).
+def locate_board(game: str, source, calibration: Path | None, model: Path | None = None,
+                 said: list[str] | None = None):
+    """The calibration: from the profile, fitted to the board's printed lines on the video's first
+    frame (a phone films a little wider or narrower than it photographs), else from the board's
+    markers, else its grid, on the video's first seconds (`banco.locate`). How far the fit moved
+    the profile's corners is appended to `said`, when given and half a pixel or more.
 
     Returns (calibration, frames read while searching) so no frame is lost."""
     from calibration import CalibrationError
@@ -202,7 +205,14 @@ def locate_board(game: str, source, calibration: Path | None, model: Path | None
                 cal = cal.for_image_size(size, f"the video {source.name!r}")
             except CalibrationError as error:
                 raise RecordError(str(error)) from None
-        return cal, []
+        first: list = []
+        for frame, stamp in source:
+            first.append((frame, stamp))
+            cal, moved = fitted_to_lines(cal, frame, "the profile's corners")
+            if moved is not None and said is not None:
+                said.append(moved)
+            break
+        return cal, first
     seen: list = []
     try:
         found = find_board(variant, source, model, keep=seen)
@@ -227,7 +237,8 @@ def record_video(video: Path, game: str, *, calibration: Path | None = None, clo
     except CaptureError as error:
         raise RecordError(str(error)) from None
     presses = read_clock_log(clock_log) if clock_log else []
-    cal, early = locate_board(variant.name, source, calibration, model)
+    fitted: list[str] = []
+    cal, early = locate_board(variant.name, source, calibration, model, said=fitted)
     adaptation = load_for_profile(calibration) if calibration and model is None else None
     detector = Detector(variant.name, cal, model, adaptation=adaptation)
     board = variant.record_board()
@@ -236,7 +247,7 @@ def record_video(video: Path, game: str, *, calibration: Path | None = None, clo
                           adapt_at_start=True)
     recording = Recording(variant.name, board.copy(), board.fen(), warnings=cal.camera_warnings())
     if calibration is not None:
-        recording.located = f"from {calibration}"
+        recording.located = f"from {calibration}" + "".join(f" ({line})" for line in fitted)
     elif cal.method == "grid":
         recording.located = f"found by its printed grid (confidence {cal.confidence:.2f})"
     else:

@@ -47,7 +47,7 @@ def frames_of(spec: int | str):
 
 
 def _calibration(variant, calibration_file: Path | None, spec: int | str):
-    from banco.locate import MARKER_SEARCH_S, find_board
+    from banco.locate import MARKER_SEARCH_S, find_board, fitted_to_lines
     from calibration import CalibrationError
     from calibration.profile import load
 
@@ -62,7 +62,12 @@ def _calibration(variant, calibration_file: Path | None, spec: int | str):
         from calibration.camera import grab_frame
 
         frame = grab_frame(str(spec))
-        return calibration.for_image_size((frame.shape[1], frame.shape[0]), f"the camera {spec!r}'s view")
+        scaled = calibration.for_image_size((frame.shape[1], frame.shape[0]), f"the camera {spec!r}'s view")
+        # The camera may have shifted a little since the profile was made: fitted to the lines it shows now.
+        fitted, moved = fitted_to_lines(scaled, frame, "the profile's corners")
+        if moved is not None:
+            typer.echo(moved, err=True)
+        return fitted
     source = frames_of(spec)
     try:
         # Markers, else the grid with the start position the right way up; a set clearly smaller

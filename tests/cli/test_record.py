@@ -89,9 +89,41 @@ def test_a_profile_made_on_larger_photos_of_the_view_reads_the_video_and_another
 
     watched = _calibration(games.get("xiangqi"), photographed, str(rendered.video))
     assert watched.image_size == (width, height)
-    assert np.allclose(watched.grid_corners_px(), filmed.grid_corners_px(), atol=0.01)
+    # Scaled, then fitted to the printed lines on that frame: within a pixel of the truth.
+    assert np.allclose(watched.grid_corners_px(), filmed.grid_corners_px(), atol=1.0)
     with pytest.raises(ValueError, match="another shape of view"):
         _calibration(games.get("xiangqi"), square, str(rendered.video))
+
+
+def test_a_profile_a_few_pixels_off_the_video_is_fitted_to_its_printed_lines(rendered, tmp_path):
+    """The camera shifted a little since the profile was made (or a phone films a little wider
+    than it photographs): record and watch fit the profile to the lines on the first frame, and
+    say by how much."""
+    import cv2
+
+    import games
+    from banco.watch import _calibration
+    from calibration import Calibration
+    from calibration.profile import from_dict, to_dict
+
+    truth = from_dict(rendered.truth_data["calibration"])
+    corners = truth.grid_corners_px() + [[4, -3], [-3, -4], [-4, 3], [3, 4]]
+    sheet = np.array([truth.layout.point_mm(p) for p in truth.layout.corner_points()], np.float32)
+    off = Calibration(truth.layout, cv2.getPerspectiveTransform(sheet, corners.astype(np.float32)).astype(float),
+                      truth.image_size, "corners", piece_height_mm=truth.piece_height_mm)
+    profile = tmp_path / "off-cal.json"
+    profile.write_text(json.dumps(to_dict(off)), encoding="utf-8")
+    out = tmp_path / "game.pgn"
+    result = runner.invoke(app, ["record", str(rendered.video), "--calibration", str(profile), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert f"board from {profile} (fitted to the board's printed lines: the profile's corners moved up to " \
+        in result.output
+    game = read_game(out.read_text(encoding="utf-8"))
+    assert game.board().fen().split()[0] == rendered.truth_data["final_fen"].split()[0]
+    watched = _calibration(games.get("xiangqi"), profile, str(rendered.video))
+    # Every point within a tenth of a piece's radius of the truth (the profile put some 5 px off).
+    assert _worst_point_error(off, rendered.truth_data) > 3
+    assert _worst_point_error(watched, rendered.truth_data) < 0.1 * truth.piece_radius_px()
 
 
 def test_a_small_video_of_an_untouched_board_notes_no_move_of_the_board(rendered, tmp_path):
