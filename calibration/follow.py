@@ -4,7 +4,9 @@ A knocked board slides and turns under a still camera; read through the old cali
 crop after the knock is cut off its point. `BoardFollower` is what a tracker is given as its
 `locator`: each `update(frame)` (the tracker calls it on a still board, before it reads a
 move) places the board by its markers when the frame shows them (`markers.BoardLocator`),
-else checks the printed grid and finds it again when it moved (`grid.GridLocator`).
+else checks the printed grid and finds it again when it moved (`grid.GridLocator`). A new place
+either way is fitted to the board's printed lines (`grid.snap_to_grid`), as a first
+calibration is.
 
 >>> import games
 >>> from calibration import BoardLayout, Calibration
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from calibration.grid import GridLocator
+from calibration.grid import GridLocator, snap_to_grid
 from calibration.homography import Calibration
 from calibration.markers import BoardLocator
 
@@ -36,12 +38,16 @@ class BoardFollower:
     def update(self, frame: np.ndarray) -> bool:
         """Whether the board moved; `calibration` is then where it is now."""
         if self.markers.update(frame):
-            self.calibration, self.found_by = self.markers.calibration, "markers"
+            self.found_by = "markers"
+            # Where the markers put the sheet, fitted to its printed lines (as on the first view).
+            self.calibration = snap_to_grid(self.markers.calibration, frame)
             self.grid.place(self.calibration)
         elif self.markers.seen or not self.grid.update(frame):
             return False  # the markers say it stayed, or (none in view) its lines do
         else:
-            self.calibration = self.markers.calibration = self.grid.calibration
+            # Found again by one refinement or a search afresh: fitted as closely as a start.
+            self.calibration = self.markers.calibration = snap_to_grid(self.grid.calibration, frame)
+            self.grid.place(self.calibration)
             self.found_by = "grid"
         self.moves += 1
         return True
