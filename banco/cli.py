@@ -206,7 +206,8 @@ def calibrate(
                                  "adapts the classifier to this set of pieces")] = None,
     out: Annotated[Path, typer.Option("--out", "-o")] = Path("calibration.json"),
 ) -> None:
-    """Locate the board (markers, else its grid; or the four corners you give) and write a profile.
+    """Locate the board (markers, else its grid; or the four corners you give), fit it to the
+    board's printed lines and write a profile.
 
     With --start-position, also adapt the point classifier to the pieces on those photos
     (they label themselves: the start position is known), write the adaptation beside the
@@ -349,7 +350,8 @@ def recognize(
     as_json: Annotated[bool, typer.Option("--json", help="per-point class and confidence")] = False,
 ) -> None:
     """Read the position on a photo; the FEN is the last line. Without --corners or --calibration
-    the board is found by its printed markers, else by its grid."""
+    the board is found by its printed markers, else by its grid; corners, markers and profiles
+    are fitted to the board's printed lines on the photo."""
     import json
 
     from banco.locate import fitted_to_lines
