@@ -37,7 +37,7 @@ class Layout:
 
 def _board(layout: Layout, labels: bool) -> list[str]:
     g = layout.geometry
-    parts = [f'<rect x="0" y="0" width="{layout.width}" height="{layout.height}" fill="#f3d9a4"/>']
+    parts = []
     for name, points in g.regions.items():
         if any(word in name.lower() for word in WATER):
             for point in points:
@@ -124,7 +124,9 @@ def diagram(geometry: Geometry, snapshot: dict[str, Any], *, labels: bool = True
     True
     """
     layout = Layout(geometry)
-    parts = [] if not transparent else []
+    # Transparent: no paper behind the lines, for an overlay on a video.
+    parts = [] if transparent else [f'<rect x="0" y="0" width="{layout.width}" height="{layout.height}" '
+                                    'fill="#f3d9a4"/>']
     parts += _board(layout, labels)
     last = snapshot.get("last_move") or {}
     parts += _highlight(layout, (last.get("from"), last.get("to")))

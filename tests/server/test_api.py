@@ -31,6 +31,11 @@ def test_event_round_board_game_moves_and_exports(client):
     svg = client.get(f"/api/games/{game['id']}/diagram.svg")
     assert svg.headers["content-type"].startswith("image/svg+xml")
     assert svg.text.count('class="piece"') == 32 and svg.text.count('class="last-move"') == 2
+    # `transparent` leaves out the paper behind the lines (an overlay on a video), and only that.
+    paper = 'fill="#f3d9a4"'
+    clear = client.get(f"/api/games/{game['id']}/diagram.svg", params={"transparent": True}).text
+    assert paper in svg.text and paper not in clear
+    assert clear.count('class="piece"') == 32 and clear.count("<line") == svg.text.count("<line")
 
 
 def test_pgn_in_each_notation_the_variant_knows(client):
