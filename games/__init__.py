@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from games.base import (
     BLACK,
     WHITE,
+    AmbiguousMoveError,
     BancoError,
     Board,
     Color,
@@ -35,7 +36,7 @@ from games.base import (
 )
 
 __all__ = [
-    "BLACK", "WHITE", "BancoError", "Board", "Color", "GameOverError", "Geometry",
+    "BLACK", "WHITE", "AmbiguousMoveError", "BancoError", "Board", "Color", "GameOverError", "Geometry",
     "IllegalMoveError", "InvalidFenError", "Move", "Notation", "NotationError", "Outcome",
     "Point", "Termination", "UnknownGameError", "Variant", "get", "names",
 ]
@@ -83,7 +84,10 @@ class Variant:
             ) from None
 
     def parse_move(self, board: Board, text: str) -> Move:
-        """Read a move written in any notation this game knows, the default one first."""
+        """Read a move written in any notation this game knows, the default one first.
+
+        A notation that reads the text as two or more legal moves stops the search: its doubt is
+        the answer (`AmbiguousMoveError`), not another notation's reading of the same text."""
         order = [self.default_notation] + [n for n in self.notations if n != self.default_notation]
         first_error: NotationError | None = None
         illegal: IllegalMoveError | None = None
@@ -94,6 +98,8 @@ class Variant:
                 # Well formed but illegal here; another notation may still read it (VN "P2.1"
                 # cannon vs WXF soldier), so only report it when none does.
                 illegal = illegal or error
+            except AmbiguousMoveError:
+                raise
             except NotationError as error:
                 first_error = first_error or error
         if illegal is not None:

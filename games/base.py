@@ -35,6 +35,10 @@ class NotationError(BancoError):
     """A move or position written in a way the notation cannot read."""
 
 
+class AmbiguousMoveError(NotationError):
+    """A move the notation reads, but as more than one legal move: the writer must say which."""
+
+
 class UnknownGameError(BancoError):
     """A game name that is not registered."""
 

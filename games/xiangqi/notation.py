@@ -26,7 +26,7 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from games.base import WHITE, Color, IllegalMoveError, NotationError, Point
+from games.base import WHITE, AmbiguousMoveError, Color, IllegalMoveError, NotationError, Point
 from games.xiangqi.board import Board, Move, PieceType
 
 # ---------------------------------------------------------------------------- helpers
@@ -169,7 +169,7 @@ def _resolve(board: Board, spec: _Spec, text: str, notation: str) -> Move:
             return found[0]
         if len(found) > 1:
             options = ", ".join(sorted(m.iccs() for m in found))
-            raise NotationError(f"{text!r} is ambiguous in {notation}: it fits {options}")
+            raise AmbiguousMoveError(f"{text!r} is ambiguous in {notation}: it fits {options}")
     raise IllegalMoveError(f"{text!r} names no legal move ({notation}) in {board.fen()}")
 
 
@@ -226,7 +226,7 @@ class VnCoordNotation:
             return fits[0]
         if fits:
             options = ", ".join(sorted(m.iccs() for m in fits))
-            raise NotationError(f"{text!r} is ambiguous: it fits {options}; add the origin file or rank")
+            raise AmbiguousMoveError(f"{text!r} is ambiguous: it fits {options}; add the origin file or rank")
         raise IllegalMoveError(f"{text!r} names no legal move in {board.fen()}")
 
 

@@ -374,3 +374,19 @@ def test_docstring_examples():
 
     for module in (notation, positions, pgn, movetext):
         assert doctest.testmod(module).failed == 0, module.__name__
+
+
+def test_a_token_one_notation_finds_ambiguous_is_refused_not_read_by_another():
+    """Two cannons on file 2 (Vietnamese 'P2.1' fits both): the doubt is the answer, not the
+    WXF soldier move the same letters could also spell."""
+    from games import AmbiguousMoveError
+
+    board = VARIANT.board("3k5/9/9/7P1/9/9/7C1/9/7C1/4K4 w - - 0 1")
+    with pytest.raises(AmbiguousMoveError, match=r"'P2\.1' is ambiguous in vn: it fits h1h2, h3h4"):
+        VARIANT.parse_move(board, "P2.1")
+    assert VARIANT.notation("wxf").parse(board, "P2.1") == iccs("h6i6")  # named, the soldier
+    # Read by no notation but found ambiguous by one: that one's reason is given.
+    rooks = VARIANT.board("3k5/9/9/9/9/2R6/9/9/9/2R1K4 w - - 0 1")
+    with pytest.raises(AmbiguousMoveError, match="ambiguous in wxf: it fits c0c3, c4c7"):
+        VARIANT.parse_move(rooks, "R7+3")
+    assert issubclass(AmbiguousMoveError, NotationError) and issubclass(AmbiguousMoveError, ValueError)
