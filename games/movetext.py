@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 # A move number, but not the start of a WXF soldier move such as "33.4" (digit after the dots).
 _NUMBER = re.compile(r"^\d+\s*\.+(?!\d)")
@@ -27,13 +28,16 @@ def is_compact(text: str) -> bool:
 
 def split_movetext(text: str) -> list[str]:
     """The move tokens of `text`: numbers, results and ``{comments}`` are dropped."""
-    text = re.sub(r"\{[^}]*\}", " ", text)
+    text = re.sub(r"\{[^}]*\}", " ", text.removeprefix("\ufeff"))
     tokens: list[str] = []
     glue = False
     for word in text.split():
         if word in RESULTS:
             continue
-        word = _NUMBER.sub("", word)
+        # Full-width move numbers ("１．炮二平五", as Chinese records write them) are numbers too.
+        plain = unicodedata.normalize("NFKC", word)
+        if _NUMBER.match(plain):
+            word = _NUMBER.sub("", plain)
         if not word:
             continue
         # A Commander Chess split turn may be written with spaces around '/': one token.

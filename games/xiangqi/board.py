@@ -129,6 +129,8 @@ class Move(BaseMove):
         return self.iccs()
 
     def __repr__(self) -> str:
+        if not (_valid_point(self.from_point) and _valid_point(self.to_point)):
+            return f"Move({self.from_point!r}, {self.to_point!r})"  # off the board: no ICCS name
         return f"Move.from_iccs({self.iccs()!r})"
 
 

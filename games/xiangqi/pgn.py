@@ -115,7 +115,8 @@ def read_games(text: str) -> list[Game]:
     """Every game in `text`, in order."""
     if not isinstance(text, str):
         raise PgnError(f"PGN must be text, not {type(text).__name__}")
-    return _Reader(text).games()
+    # A file saved with a byte-order mark (as Windows editors write UTF-8) reads as without.
+    return _Reader(text.removeprefix("\ufeff")).games()
 
 
 def parse_clock(text: str) -> float:
@@ -245,9 +246,10 @@ class _Reader:
         word = self._advance(found.end())
         if self.finished:
             self._close_game()
-        number = _NUMBER.match(word)
+        # Full-width move numbers ("１．", as Chinese records write them) read as ASCII ones.
+        number = _NUMBER.match(unicodedata.normalize("NFKC", word))
         if number:
-            word = word[number.end():]
+            word = unicodedata.normalize("NFKC", word)[number.end():]
             if not word:
                 return
         word = {"½-½": "1/2-1/2"}.get(word, word)

@@ -390,3 +390,9 @@ def test_a_token_one_notation_finds_ambiguous_is_refused_not_read_by_another():
     with pytest.raises(AmbiguousMoveError, match="ambiguous in wxf: it fits c0c3, c4c7"):
         VARIANT.parse_move(rooks, "R7+3")
     assert issubclass(AmbiguousMoveError, NotationError) and issubclass(AmbiguousMoveError, ValueError)
+
+
+def test_full_width_move_numbers_are_dropped_like_ascii_ones():
+    board = VARIANT.board()
+    moves = play_movetext(VARIANT, board, "１．炮二平五 马８进７ ２．马二进三")
+    assert [str(m) for m in moves] == ["h2e2", "h9g7", "h0g2"]

@@ -161,3 +161,21 @@ def test_fuzzed_pgn_raises_only_value_errors(text):
         read_games(text)
     except ValueError as error:
         assert isinstance(error, BancoError) and str(error)
+
+
+def test_a_file_with_a_byte_order_mark_and_full_width_move_numbers_reads_as_without():
+    """Windows editors save UTF-8 with a byte-order mark; Chinese records number moves in
+    full-width digits ('１．')."""
+    plain = read_game('[Game "Chinese Chess"]\n\n1. 炮二平五 马８进７ 2. 马二进三 *\n')
+    marked = read_game('\ufeff[Game "Chinese Chess"]\n\n１．炮二平五 马８进７ ２．马二进三 *\n')
+    assert [m.move for m in marked.moves] == [m.move for m in plain.moves]
+    assert [str(m.move) for m in plain.moves] == ["h2e2", "h9g7", "h0g2"]
+
+
+def test_an_off_board_move_is_refused_as_illegal_with_its_points_named():
+    from games import Point
+    from games.base import IllegalMoveError
+
+    named = r"illegal move Move\(Point\(file=0, rank=0\), Point\(file=9, rank=9\)\)"
+    with pytest.raises(IllegalMoveError, match=named):
+        Board().push(Move(Point(0, 0), Point(9, 9)))
