@@ -47,11 +47,16 @@ def _board(game: str, fen: str | None):
     variant = games.get(game)
     try:
         return variant, variant.board(fen)
-    except BancoError:
+    except BancoError as fen_error:
         read_position = variant.extras.get("read_position")
-        if fen is None or read_position is None or ":" not in fen:
+        if fen is None or read_position is None:
             raise
-        return variant, read_position(fen)
+        try:  # the labels are optional: "Te0 Sd0 / Te9 Sd9" is a position list too
+            return variant, read_position(fen)
+        except BancoError:
+            if ":" in fen:  # labelled: meant as a position list, so its own error is the one
+                raise
+            raise fen_error from None
 
 
 @app.command()

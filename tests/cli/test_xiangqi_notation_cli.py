@@ -34,7 +34,9 @@ def test_convert_every_pair(source, target):
 
 
 def test_convert_seed_004_both_ways_with_fen_and_position_list():
-    for where in (SEED_FEN, SEED_POSITION):
+    # The labels are optional (NOTATION.md): without them the first list is White's.
+    unlabelled = SEED_POSITION.replace("Trắng: ", "").replace("Đen: ", "")
+    for where in (SEED_FEN, SEED_POSITION, unlabelled):
         code, output = banco("convert", "--from", "vn", "--to", "vn-coord", "--fen", where, "1.X4-7 B2.1")
         assert code == 0 and output.splitlines()[-1] == "1.Xc8 Bb3", output
         code, output = banco("convert", "--from", "vn-coord", "--to", "vn", "--fen", where, "1.Xc8 Bb3")
