@@ -48,7 +48,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.recorder = Recorder(session_factory(engine))
     app.state.tournament = Tournament(app.state.recorder)
     app.state.matches = Matches(app.state.recorder)
-    app.state.hub = Hub(settings.queue_length)
+    app.state.hub = Hub()
     app.state.stations = StationRegistry()  # what each station (embedded or remote) reports, for the pages
     app.state.naive = NaiveHub() if settings.broadcaster == "naive" else None
     if settings.redis_url:

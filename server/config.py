@@ -12,8 +12,7 @@ class Settings:
     database_url: str | None = None
     redis_url: str | None = None
     referee_token: str = ""
-    broadcaster: str = "queues"  # "queues" (bounded per-viewer queues) or "naive" (benchmark peer)
-    queue_length: int = 4
+    broadcaster: str = "queues"  # "queues" (per viewer, each game's newest snapshot) or "naive" (benchmark peer)
     # Move what exists once the app is built out of the collector's way (gc.freeze): a full
     # collection then walks only the viewers' objects, which shortens its pause. `banco serve`
     # turns it on; tests that build many apps in one process leave it off.

@@ -5,11 +5,13 @@
 - a viewer whose socket is keeping up gets the snapshot written at once: its ASGI `send` is
   stepped once, and on an open socket it finishes in that step (no task switch per viewer);
 - a viewer whose socket is full (the send had to wait) is *busy*: a task of its own finishes
-  that send, while newer snapshots wait in its bounded queue, where a full queue drops the
-  oldest. When the socket drains, the task writes what is queued and the viewer is idle again.
+  that send, while newer snapshots wait in its queue, which holds the newest snapshot of each
+  game: a newer one of the same game replaces it (counted in `dropped`). When the socket
+  drains, the task writes what is queued and the viewer is idle again.
 
-Since every snapshot is complete, a viewer that skipped some still ends on the current
-position.
+Since every snapshot is complete, a viewer that skipped some still ends on every game's current
+position: one event's stream carries many games, and a burst of one game's snapshots never
+pushes out another game's only one.
 
 `NaiveHub` is the peer measured in `benchmarks/live.py`: one loop awaiting every viewer's send
 in turn.
@@ -20,11 +22,10 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections import deque
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-QUEUE_LENGTH = 4
 KEEPALIVE_SECONDS = 15.0
 KEEPALIVE = b": keepalive\n\n"
 
@@ -41,10 +42,10 @@ Sender = Callable[[bytes], Awaitable[None]]
 class Subscription:
     """One viewer. Until `attach` gives it a sender, snapshots wait in its queue (`messages`)."""
 
-    def __init__(self, hub: Hub, topics: frozenset[str], length: int) -> None:
+    def __init__(self, hub: Hub, topics: frozenset[str]) -> None:
         self.hub = hub
         self.topics = topics
-        self.queue: deque[bytes] = deque(maxlen=length)
+        self.queue: OrderedDict[object, bytes] = OrderedDict()  # game id (or KEEPALIVE) → newest message
         self.ready = asyncio.Event()
         self.dropped = 0
         self.closed = False
@@ -52,16 +53,22 @@ class Subscription:
         self._busy = False
         self._task: asyncio.Task | None = None
 
-    def offer(self, message: bytes) -> None:
+    def offer(self, message: bytes, key: object = None) -> None:
+        """Write `message` now, or queue it as the newest of `key` (its game), replacing the
+        one queued before it."""
         if self.closed:
             return
         if self._send is None or self._busy:
-            if len(self.queue) == self.queue.maxlen:
+            key = message if key is None else key
+            if self.queue.pop(key, None) is not None:
                 self.dropped += 1
-            self.queue.append(message)
+            self.queue[key] = message
             self.ready.set()
             return
         self._write_now(message)
+
+    def _next(self) -> bytes:
+        return self.queue.popitem(last=False)[1]
 
     def _write_now(self, message: bytes) -> None:
         assert self._send is not None
@@ -89,7 +96,7 @@ class Subscription:
                 except StopIteration:
                     break
             while self.queue and not self.closed:
-                await self._send(self.queue.popleft())
+                await self._send(self._next())
         except asyncio.CancelledError:
             step.close()
             raise
@@ -105,7 +112,7 @@ class Subscription:
         self._send = send
         try:
             while self.queue and not self.closed:
-                await send(self.queue.popleft())
+                await send(self._next())
         finally:
             self._busy = False
 
@@ -119,7 +126,7 @@ class Subscription:
                     yield b": keepalive\n\n"
                     continue
             while self.queue:
-                yield self.queue.popleft()
+                yield self._next()
 
     def close(self) -> None:
         self.closed = True
@@ -136,13 +143,12 @@ class Hub:
     runs, which costs that machine fewer wake-ups than a hash order scattering them.
     """
 
-    def __init__(self, queue_length: int = QUEUE_LENGTH) -> None:
-        self.queue_length = queue_length
+    def __init__(self) -> None:
         self._subscribers: dict[str, dict[Subscription, None]] = {}
         self._last_publish: dict[str, float] = {}  # topic → when its last snapshot went out (monotonic)
 
     def subscribe(self, *topics: str) -> Subscription:
-        subscription = Subscription(self, frozenset(topics), self.queue_length)
+        subscription = Subscription(self, frozenset(topics))
         for topic in topics:
             self._subscribers.setdefault(topic, {})[subscription] = None
         return subscription
@@ -177,7 +183,7 @@ class Hub:
                 if subscription in written or subscription.queue or subscription.topics & active:
                     continue
                 written.add(subscription)
-                subscription.offer(KEEPALIVE)
+                subscription.offer(KEEPALIVE, KEEPALIVE)
 
     async def run_keepalive(self, every: float = KEEPALIVE_SECONDS) -> None:
         while True:
@@ -197,13 +203,16 @@ class Hub:
             for subscription in list(self._subscribers.get(topic, ())):
                 if subscription not in delivered:
                     delivered.add(subscription)
-                    subscription.offer(message)
+                    subscription.offer(message, snapshot["game_id"])
 
 
 def topics_of(snapshot: dict[str, Any]) -> list[str]:
+    """``game:G``, and ``event:E`` and ``round:R`` where the game belongs to them."""
     topics = [f"game:{snapshot['game_id']}"]
     if snapshot.get("event_id") is not None:
         topics.append(f"event:{snapshot['event_id']}")
+    if snapshot.get("round_id") is not None:
+        topics.append(f"round:{snapshot['round_id']}")
     return topics
 
 

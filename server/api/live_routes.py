@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated
 
-from fastapi import APIRouter, Header, Query, Request
+from fastapi import APIRouter, Header, HTTPException, Query, Request
 from fastapi.responses import StreamingResponse
 
 from server.api.deps import EventId, GameId, RecorderDep
@@ -31,7 +31,7 @@ async def _stream(request: Request, topic: str, load, after: int) -> StreamingRe
     naive = request.app.state.naive
     retry = b"retry: 2000\n\n"
     if naive is not None:
-        current = await load()
+        current = sorted(await load(), key=lambda s: s["seq"])
         return _NaiveStream(naive, topic, [retry] + [sse_message(s) for s in current if s["seq"] > after])
     # Subscribe before reading the current state, so a change in between is not missed.
     subscription = hub.subscribe(topic)
@@ -40,7 +40,9 @@ async def _stream(request: Request, topic: str, load, after: int) -> StreamingRe
     except BaseException:
         subscription.close()
         raise
-    first = [retry] + [sse_message(snapshot) for snapshot in current if snapshot["seq"] > after]
+    # In id order, so a viewer cut off mid-burst resumes after the last id it got and misses none.
+    first = [retry] + [sse_message(snapshot) for snapshot in sorted(current, key=lambda s: s["seq"])
+                       if snapshot["seq"] > after]
     return _QueueStream(subscription, first)
 
 
@@ -62,14 +64,20 @@ async def game_stream(game_id: GameId, request: Request, recorder: RecorderDep,
 async def event_stream(event_id: EventId, request: Request, recorder: RecorderDep,
                        last_event_id: LastEventId = None, since: SinceQuery = None,
                        round_id: Annotated[int | None, Query(ge=1, le=2**31 - 1)] = None):
-    """Snapshots of every game of an event (or of one of its rounds)."""
+    """Snapshots of every game of an event (or of one of its rounds: only that round's games,
+    now and as they change)."""
     await call(recorder.get_event, event_id)
+    if round_id is not None:
+        round_row = await call(recorder.get_round, round_id)
+        if round_row.event_id != event_id:
+            raise HTTPException(404, f"round {round_id} belongs to event {round_row.event_id}, not {event_id}")
 
     async def load() -> list[dict]:
         rows = await call(recorder.list_games, event_id, round_id)
         return [await call(recorder.snapshot, row.id) for row in rows]
 
-    return await _stream(request, f"event:{event_id}", load, _resume_point(last_event_id, since))
+    topic = f"event:{event_id}" if round_id is None else f"round:{round_id}"
+    return await _stream(request, topic, load, _resume_point(last_event_id, since))
 
 
 class _QueueStream(StreamingResponse):

@@ -100,7 +100,7 @@ def test_event_stream_carries_every_board(live_server):
 
 def test_a_slow_viewer_drops_old_snapshots_and_others_get_all():
     async def scenario() -> None:
-        hub = Hub(queue_length=2)
+        hub = Hub()
         slow, fast = hub.subscribe("game:1"), hub.subscribe("game:1")
         received: list[bytes] = []
 
@@ -117,9 +117,10 @@ def test_a_slow_viewer_drops_old_snapshots_and_others_get_all():
                 await asyncio.sleep(0)
         await asyncio.wait_for(task, 5)
         assert [int(m.split(b"\n")[0][4:]) for m in received] == list(range(1, 11))
-        # The slow viewer never read: it holds only the newest two, and counted what it lost.
-        assert [int(m.split(b"\n")[0][4:]) for m in slow.queue] == [9, 10]
-        assert slow.dropped == 8
+        # The slow viewer never read: it holds only the newest (complete) snapshot, and counted
+        # what it lost.
+        assert [int(m.split(b"\n")[0][4:]) for m in slow.queue.values()] == [10]
+        assert slow.dropped == 9
         slow.close()
         fast.close()
         assert hub.viewers() == 0
@@ -131,7 +132,7 @@ def test_a_stalled_socket_never_holds_up_the_others():
     """Attached viewers: a socket that blocks gets its own task and a bounded backlog."""
 
     async def scenario() -> None:
-        hub = Hub(queue_length=3)
+        hub = Hub()
         fast, stalled = hub.subscribe("game:1"), hub.subscribe("game:1")
         fast_got: list[int] = []
         stalled_got: list[int] = []
@@ -150,12 +151,12 @@ def test_a_stalled_socket_never_holds_up_the_others():
             hub.publish({"seq": seq, "game_id": 1, "event_id": None})
             # The fast viewer was written to within publish itself: no task switch needed.
             assert fast_got[-1] == seq
-        assert stalled_got == [] and stalled.dropped == 10 - 1 - 3
+        assert stalled_got == [] and stalled.dropped == 10 - 1 - 1
         unblock.set()
         for _ in range(50):
             await asyncio.sleep(0)
-        # The send in flight (1), then the newest three; 2…7 were dropped.
-        assert stalled_got == [1, 8, 9, 10]
+        # The send in flight (1), then the newest; 2…9 were dropped.
+        assert stalled_got == [1, 10]
         hub.publish({"seq": 11, "game_id": 1, "event_id": None})
         for _ in range(5):
             await asyncio.sleep(0)
@@ -220,3 +221,53 @@ def test_keepalives_go_only_to_quiet_streams():
         assert hub._last_publish == {}
 
     asyncio.run(scenario())
+
+
+def test_a_slow_event_viewer_keeps_every_games_newest_snapshot():
+    """One event stream carries many games: a burst of one game's snapshots must not push out
+    another game's only one (resuming after the burst's last id would never bring it back)."""
+
+    async def scenario() -> None:
+        hub = Hub()
+        slow = hub.subscribe("event:1")
+        seq = 0
+        for game in [9] * 1500 + [10] + [9] * 20:
+            seq += 1
+            hub.publish({"seq": seq, "game_id": game, "event_id": 1})
+        queued = {int(m.split(b"\n")[0][4:]) for m in slow.queue.values()}
+        assert queued == {1501, 1521} and slow.dropped == 1521 - 2
+        slow.close()
+
+    asyncio.run(scenario())
+
+
+def test_an_event_stream_opens_in_id_order_and_a_round_stream_carries_only_its_round(live_server):
+    from tests.server.conftest import REFEREE_HEADERS
+
+    with httpx.Client(base_url=live_server.url) as http:
+        event = http.post("/api/events", json={"name": "Vòng tròn", "game": "xiangqi"}, headers=REFEREE_HEADERS).json()
+        rounds = [http.post(f"/api/events/{event['id']}/rounds", json={"number": n}, headers=REFEREE_HEADERS).json()
+                  for n in (1, 2)]
+        games = [http.post("/api/games", json={"white": "A", "black": "B", "event_id": event["id"],
+                                               "round_id": rnd["id"]}, headers=REFEREE_HEADERS).json()
+                 for rnd in (rounds[0], rounds[1], rounds[0])]
+        # The first game changes last: its snapshot is the newest, yet it is listed first.
+        moved = http.post(f"/api/games/{games[0]['id']}/result", json={"result": "1-0"}, headers=REFEREE_HEADERS)
+        assert moved.status_code < 300, moved.text
+        reader = SseReader(f"{live_server.url}/api/events/{event['id']}/stream")
+        ids = [reader.next()[0] for _ in games]
+        assert ids == sorted(ids)
+        reader.close()
+
+        first_round = SseReader(f"{live_server.url}/api/events/{event['id']}/stream?round_id={rounds[0]['id']}")
+        opened = {first_round.next()[1]["game_id"] for _ in range(2)}
+        assert opened == {games[0]["id"], games[2]["id"]}
+        # A change in round 2, then one in round 1: only the latter comes through.
+        for game in (games[1], games[2]):
+            answer = http.post(f"/api/games/{game['id']}/result", json={"result": "0-1"}, headers=REFEREE_HEADERS)
+            assert answer.status_code < 300, answer.text
+        assert first_round.next()[1]["game_id"] == games[2]["id"]
+        first_round.close()
+        other = http.post("/api/events", json={"name": "Khác", "game": "xiangqi"}, headers=REFEREE_HEADERS).json()
+        wrong = http.get(f"/api/events/{other['id']}/stream", params={"round_id": rounds[0]["id"]})
+        assert wrong.status_code == 404 and "belongs to event" in wrong.text
