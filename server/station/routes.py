@@ -7,7 +7,7 @@ import base64
 import binascii
 import io
 from importlib import resources
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response, StreamingResponse
@@ -39,13 +39,14 @@ class StationStatusIn(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     station: str | None = Field(None, description="the station's name")
-    camera: str | None = Field(None, description="starting, watching, lost or ended")
-    frames: int | None = Field(None, ge=0, description="frames read so far")
-    ply: int | None = Field(None, ge=0, description="plies on the station's board")
+    camera: Literal["starting", "watching", "lost", "ended"] | None = Field(
+        None, description="starting, watching, lost or ended")
+    frames: int | None = Field(None, ge=0, strict=True, description="frames read so far")
+    ply: int | None = Field(None, ge=0, strict=True, description="plies on the station's board")
     clock: dict[str, Any] | None = Field(None, description="device, connected, white_ms, black_ms, running")
     leds: dict[str, Any] | None = Field(None, description="the LED frame: grid, palette, points")
     leds_device: dict[str, Any] | None = Field(None, description="device, connected")
-    waiting: int | None = Field(None, ge=0, description="moves in the outbox, not yet on the record")
+    waiting: int | None = Field(None, ge=0, strict=True, description="moves in the outbox, not yet on the record")
     camera_warnings: list[str] = Field(default_factory=list, description=(
         "`banco calibrate`'s warnings for the camera's calibration as it stands, one sentence each; "
         "empty when none applies"))

@@ -74,7 +74,8 @@ def test_station_status_routes_need_the_boards_key(tmp_path):
         unknown = http.post("/api/games/999/station", json={}, headers=headers)
         assert unknown.status_code == 404 and "no game with id 999" in unknown.json()["detail"]
         # A field of the wrong type would break the pages that show it: refused, the last status kept.
-        for bad in ({"camera_warnings": "oops"}, {"ply": -1}, {"events": [1, 2]}, {"clock": "running"}):
+        for bad in ({"camera_warnings": "oops"}, {"ply": -1}, {"events": [1, 2]}, {"clock": "running"},
+                    {"camera": "exploded"}, {"waiting": True}):
             answer = http.post(f"/api/games/{game_id}/station", json=bad, headers=headers)
             assert answer.status_code == 422, (bad, answer.text)
             assert next(iter(bad)) in answer.json()["detail"], answer.json()["detail"]
