@@ -420,6 +420,11 @@ class Recorder:
             if len(candidates) < 2:
                 raise RecordError(f"an ambiguity needs at least two candidate moves, got {len(candidates)}")
             moves = [self._parse(state, text, notation) for text in candidates]
+            for index, move in enumerate(moves):
+                if move in moves[:index]:
+                    first = candidates[moves.index(move)]
+                    raise RecordError(f"candidates {first!r} and {candidates[index]!r} are the same move: "
+                                      "an ambiguity is between different moves")
             canonical = state.variant.notation(canonical_notation(state.variant))
             texts = [canonical.format(state.board, move) for move in moves]
             revision = self._add_revision(state, session, "ambiguity", author, "",

@@ -126,6 +126,18 @@ def test_ambiguity_then_resolution(engine):
         rec.resolve_ambiguity(game.id, snapshot["ambiguity"]["id"], "h9g7")
 
 
+def test_an_ambiguity_between_one_move_twice_is_refused(engine):
+    from server.record import RecordError
+
+    rec = recorder(engine)
+    game = rec.create_game("xiangqi")
+    # The same move, written twice or in two notations: nothing for the referee to choose.
+    for candidates in (["h2e2", "h2e2"], ["h2e2", "C2.5"]):
+        with pytest.raises(RecordError, match="are the same move"):
+            rec.raise_ambiguity(game.id, candidates)
+    assert rec.snapshot(game.id)["ambiguity"] is None
+
+
 def test_result_ends_the_game_and_clocks_stop(engine):
     now = [1000.0]
     rec = recorder(engine, clock=lambda: now[0])
