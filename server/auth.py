@@ -50,6 +50,8 @@ def require_station_or_referee(request: Request, credentials: Credentials,
         raise HTTPException(403, f"the station key is not the key of game {game_id}'s board")
     if credentials is not None:
         raise HTTPException(403, "the referee token is not valid")
+    # A game that does not exist is a 404 whatever the key, none included (server/README.md).
+    request.app.state.recorder.get_game(game_id)
     raise HTTPException(401, "a station key (X-Station-Key) or a referee token is required",
                         headers={"WWW-Authenticate": "Bearer"})
 

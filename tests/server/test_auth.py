@@ -58,6 +58,10 @@ def test_every_write_without_valid_credentials_is_refused(client, path):
     assert client.get(f"/api/games/{game_id}/audit").json() == before
     assert client.get("/api/events/1/matches").json() == []
     assert client.get(f"/api/games/{other_id}/audit").json()[-1]["kind"] == "create"
+    if path in STATION_ROUTES:
+        # A game that does not exist is a 404 whatever the key, none included.
+        missing = client.post(path.format(game_id=999, ambiguity_id=1), json=bodies)
+        assert missing.status_code == 404 and "999" in missing.json()["detail"], missing.text
 
 
 def test_the_station_key_writes_its_own_game(client):

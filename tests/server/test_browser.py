@@ -129,7 +129,7 @@ def test_the_referee_console_shows_the_station_and_what_its_camera_cannot_read_s
     recent doubts, and the camera's warnings, which stay while the station reports them."""
     warning = ("every piece appears under 20 px in radius, the smallest 12 px, and is misread several times as "
                "often. Bring the camera nearer or more nearly above the board, or capture at a higher resolution.")
-    status = {"station": "watch-xiangqi", "camera": "live", "frames": 40, "ply": 0, "leds": None,
+    status = {"station": "watch-xiangqi", "camera": "watching", "frames": 40, "ply": 0, "leds": None,
               "clock": {"device": "none", "connected": False}, "leds_device": {"device": "none", "connected": False},
               "waiting": 0, "camera_warnings": [warning],
               "events": [{"kind": "camera", "text": warning, "ply": 0, "at": 0.0},
@@ -146,7 +146,7 @@ def test_the_referee_console_shows_the_station_and_what_its_camera_cannot_read_s
             page.wait_for_selector("#station:not([hidden]) .camera-warnings li", timeout=15_000)
             assert page.inner_text("#station .camera-warnings") == warning
             assert "camera lost: no frame for 5 s" in page.inner_text("#station .station-events")
-            assert "camera: live" in page.inner_text("#station .devices")
+            assert "camera: watching" in page.inner_text("#station .devices")
         # The camera moved nearer: the next status carries no warning, and the pages drop it.
         assert http.post(f"/api/games/{game_id}/station", json=status | {"camera_warnings": []},
                          headers=station).status_code == 204
