@@ -63,7 +63,8 @@ class Matches:
                                   f"games); event {event_id} plays {event.game}")
             scorer([], length)  # a TournamentError names the lengths the game allows
             (name_a, number_a), (name_b, number_b) = (self._player(session, event_id, who) for who in (a, b))
-            if name_a == name_b:
+            same = number_a == number_b if number_a is not None and number_b is not None else name_a == name_b
+            if same:
                 raise RecordError(f"a match needs two different players, got {name_a!r} twice")
             if round_id is not None:
                 rnd = session.get(Round, round_id)
@@ -91,7 +92,14 @@ class Matches:
         name = who.strip()
         if not name:
             raise RecordError("a player's name must not be empty")
-        return name, None
+        # A registered player's name stands for that player (standings and tables by number); a
+        # name no player of the event has is a player from outside its list.
+        numbers = session.scalars(select(Player.number).where(Player.event_id == event_id,
+                                                              Player.name == name)).all()
+        if len(numbers) > 1:
+            raise RecordError(f"event {event_id} has {len(numbers)} players named {name!r} (numbers "
+                              f"{', '.join(map(str, sorted(numbers)))}): give the player's number")
+        return name, numbers[0] if numbers else None
 
     def next_game(self, match_id: int) -> GameRow:
         """Create the match's next game, with the side to move the rules give it."""

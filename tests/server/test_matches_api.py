@@ -185,3 +185,18 @@ def test_match_writes_need_the_referee(client):
             assert answer.status_code == status and answer.json()["detail"], (url, headers, answer.text)
     assert client.get(f"/api/matches/{match['id']}").json() == before
     assert len(client.get(f"/api/events/{event_id}/matches").json()) == 1
+
+
+def test_a_registered_players_name_stands_for_that_player(client):
+    """'a'/'b' by name: a name one player of the event has is that player (its number); a name
+    two players share must be given as a number; a name nobody has is a player from outside."""
+    event_id = _event(client, "cotoan", ["Red", "Blue", "Dup", "Dup"])
+    named = client.post(f"/api/events/{event_id}/matches", json={"a": "Red", "b": "Blue"}, headers=REFEREE_HEADERS)
+    assert named.status_code == 201, named.text
+    assert (named.json()["number_a"], named.json()["number_b"]) == (1, 2)
+    shared = client.post(f"/api/events/{event_id}/matches", json={"a": "Dup", "b": "Red"}, headers=REFEREE_HEADERS)
+    assert shared.status_code == 422 and "2 players named 'Dup'" in shared.json()["detail"], shared.text
+    by_number = client.post(f"/api/events/{event_id}/matches", json={"a": 3, "b": 4}, headers=REFEREE_HEADERS)
+    assert by_number.status_code == 201, by_number.text  # two players, one name: numbers tell them apart
+    outside = client.post(f"/api/events/{event_id}/matches", json={"a": "Khách", "b": "Red"}, headers=REFEREE_HEADERS)
+    assert outside.status_code == 201 and (outside.json()["number_a"], outside.json()["number_b"]) == (None, 1)
