@@ -534,12 +534,16 @@ class Recorder:
             raise RecordError(f"termination {termination!r} is not one of {', '.join(sorted(known))}")
 
         def change(state: _State, session: Session) -> tuple[str, dict[str, Any], str]:
-            self._add_revision(state, session, "result", author, reason,
-                               {"result": result, "termination": termination})
+            revision = self._add_revision(state, session, "result", author, reason,
+                                          {"result": result, "termination": termination})
             state.row.result = result
             state.row.termination = None if result == "*" else (termination or Termination.ARBITER.value)
             if result != "*":
                 self._stop_clock(state)
+            if state.clock.white_ms is not None:
+                # The times as the result stopped them (a game taken up again stays stopped until
+                # its next move): a restarted server reads them back from here (`_load`).
+                revision.white_ms, revision.black_ms = state.clock.white_ms, state.clock.black_ms
             return "", {}, ""
         return self._write(game_id, change)
 
@@ -581,7 +585,14 @@ class Recorder:
                                  .order_by(Revision.number.desc()).limit(1))
         if clocked is not None:
             state.clock.white_ms, state.clock.black_ms = clocked.white_ms, clocked.black_ms
-            if moves and row.result == "*":
+            # Running since the last clocked change, unless a result stopped it after the last move.
+            stopped = session.scalar(select(Revision.number).where(Revision.game_id == game_id,
+                                                                   Revision.kind == "result")
+                                     .order_by(Revision.number.desc()).limit(1))
+            moved = session.scalar(select(Revision.number).where(Revision.game_id == game_id,
+                                                                 Revision.kind.in_(("move", "resolve")))
+                                   .order_by(Revision.number.desc()).limit(1))
+            if moves and row.result == "*" and (stopped is None or (moved or 0) > stopped):
                 state.clock.running = state.board.turn
                 stamp = clocked.created_at
                 if stamp.tzinfo is None:  # SQLite hands back naive times; they were written in UTC

@@ -154,6 +154,23 @@ def test_result_ends_the_game_and_clocks_stop(engine):
         rec.set_result(game.id, "2-0")
 
 
+def test_a_restarted_server_reads_the_clocks_a_result_stopped(engine):
+    """The time charged when a result stops the clock, and a clock left stopped when the game
+    is taken up again, are what a restarted process (or a second one) serves too."""
+    now = [1000.0]
+    rec = recorder(engine, clock=lambda: now[0])
+    game = rec.create_game("xiangqi", initial_ms=300_000)
+    rec.commit_move(game.id, "h2e2", white_ms=290_000, black_ms=300_000)
+    now[0] += 11.0
+    stopped = rec.set_result(game.id, "1-0")["clocks"]
+    assert (stopped["black_ms"], stopped["running"]) == (289_000, None)
+    assert recorder(engine, clock=lambda: now[0] + 60).snapshot(game.id)["clocks"] == stopped
+    now[0] += 5.0
+    reopened = rec.set_result(game.id, "*")["clocks"]
+    assert (reopened["black_ms"], reopened["running"]) == (289_000, None)
+    assert recorder(engine, clock=lambda: now[0] + 60).snapshot(game.id)["clocks"] == reopened
+
+
 def test_two_processes_writing_one_game_stay_consistent(engine):
     one, two = recorder(engine), recorder(engine)
     game = one.create_game("xiangqi")
