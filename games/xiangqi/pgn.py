@@ -375,8 +375,11 @@ def _comment(text: str) -> str:
 
 
 def _wrap(words: list[str], width: int = 79) -> str:
+    """Lines of at most `width` characters where words allow: a comment breaks between its own
+    words (a reader takes a line break in a comment as a space), a move stays with its number."""
+    pieces = [part for word in words for part in (word.split() if word.startswith("{") else [word])]
     lines, current = [], ""
-    for word in words:
+    for word in pieces:
         if current and len(current) + 1 + len(word) > width:
             lines.append(current)
             current = word

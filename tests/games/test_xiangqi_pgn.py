@@ -179,3 +179,16 @@ def test_an_off_board_move_is_refused_as_illegal_with_its_points_named():
     named = r"illegal move Move\(Point\(file=0, rank=0\), Point\(file=9, rank=9\)\)"
     with pytest.raises(IllegalMoveError, match=named):
         Board().push(Move(Point(0, 0), Point(9, 9)))
+
+
+def test_long_comments_wrap_at_79_characters_and_read_back_the_same():
+    data = resources.files("games.xiangqi") / "data"
+    text = (data / "xu-tianhong-tao-hanming-1997.pgn").read_text(encoding="utf-8")
+    game = read_game(text)
+    comments = [game.comment] + [move.comment for move in game.moves]
+    assert max(len(comment or "") for comment in comments) > 79  # the premise: a comment longer than a line
+    written = write_game(game)
+    assert max(len(line) for line in written.split("\n\n", 1)[1].splitlines()) <= 79
+    again = read_game(written)
+    assert [(m.move, m.comment, m.clock) for m in again.moves] == [(m.move, m.comment, m.clock) for m in game.moves]
+    assert again.comment == game.comment
