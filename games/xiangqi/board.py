@@ -321,7 +321,18 @@ class Board(PositionIdentity):
         return Piece.from_code(code) if code else None
 
     def set_piece_at(self, point: Point, piece: Piece | None) -> None:
-        """Put `piece` on `point` (or empty it). Clears the move history, like set_fen."""
+        """Put `piece` on `point` (or empty it). Clears the move history, like set_fen.
+
+        The position must stay one a set can show, both generals included (`InvalidFenError`
+        otherwise, the board unchanged): move pieces of a whole position, or write a new one
+        as FEN or a position list (`games.xiangqi.positions.read_position_list`); an empty
+        board (`clear`) is not built up piece by piece.
+
+        >>> board = Board()
+        >>> board.set_piece_at(Point(0, 0), None)  # the first chariot taken off
+        >>> board.board_fen().endswith("/1NBAKABNR")
+        True
+        """
         squares = self._board[:]
         squares[_sq(_checked_point(point))] = piece.code() if piece else T.EMPTY
         fen = _squares_fen(squares)
