@@ -15,7 +15,7 @@ import typer
 import games
 from banco.sim import sim_app
 from games.base import BancoError
-from games.movetext import is_compact, number_moves, play_movetext, split_movetext
+from games.movetext import RESULTS, is_compact, number_moves, play_movetext, split_movetext
 
 # OpenCV's and its FFmpeg's own warnings ("[ WARN:0@0.01] … can't open camera by index", "moov
 # atom not found") would come before the one line banco says for the same trouble; either
@@ -99,7 +99,8 @@ def convert(
     to: Annotated[str, typer.Option("--to", help="notation to write")] = "",
     fen: FenOption = None,
 ) -> None:
-    """Rewrite moves from one notation in another, numbered like the input."""
+    """Rewrite moves from one notation in another: numbered from the position's move number
+    (``1.X`` without a space if the input wrote its numbers so), a result at the end kept."""
     try:
         variant, board = _board(game, fen)
         # Without --from every notation is tried, the default first (Variant.parse_move).
@@ -118,8 +119,10 @@ def convert(
                 ) from None
             tokens.append(writer.format(board, move))
             board.push(move)
+        words = text.split()
+        result = f" {words[-1]}" if words and words[-1] in RESULTS else ""
         typer.echo(number_moves(tokens, first_fullmove=first, black_first=black_first,
-                                compact=is_compact(text)))
+                                compact=is_compact(text)) + result)
     except BancoError as error:
         fail(str(error))
 

@@ -78,3 +78,8 @@ def test_replay_replays_the_sample_game():
     assert code == 0, output
     assert "1. Trắng: Phe2  (P2-5)" in output
     assert output.splitlines()[-1] == "Result: 1-0 (checkmate)"
+
+
+def test_convert_keeps_the_inputs_result():
+    code, output = banco("convert", "--to", "iccs", "1. Phe2 Mg7 2. Pb1 1-0")
+    assert code == 0 and output.splitlines()[-1] == "1. h2e2 h9g7 2. b2b1 1-0", output
