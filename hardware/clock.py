@@ -207,7 +207,14 @@ class ChessClock:
     # ---- acting
 
     def start(self, side: Color, at: int) -> None:
-        """Start the clock of `side` (the first mover, or after `set`)."""
+        """Start the clock of `side` (the first mover, or after `set`). The other side's clock,
+        running or paused, stops where it stands: the time its turn used stays used (no
+        increment: no move was completed by a press)."""
+        other = self.running or self._paused_side
+        if other is not None and other is not side:
+            if self.running is not None:
+                self.check_flag(at)
+            self._store(other, self.remaining(other, at))
         self.running = side
         self._turn_start, self._turn_used = at, 0
         self._paused_side = None

@@ -273,6 +273,7 @@ class Link:
             self._outbox.clear()
             self._in_flight = None
             self._seen.clear()
+            self._seq = 0  # the counter starts at 1 after opening the port (PROTOCOL §3)
             self._hello_acked = False
             self._opened_at = self._last_heard = self._now()
         self._set_state("handshake", f"opened {port}; saying HELLO")

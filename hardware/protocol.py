@@ -18,6 +18,7 @@ b'7 CLK RUN w *6D\\n'
 from __future__ import annotations
 
 import enum
+import string
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -502,16 +503,16 @@ class Decoder:
         if not sep or len(tail) != 2:
             self._error("no ' *XX' checksum at the end of the line")
             return None
-        try:
-            expected = int(tail, 16)
-        except ValueError:
-            self._error(f"checksum {tail!r} is not hex")
+        if not all(chr(byte) in string.hexdigits for byte in tail):  # int() would take " 7" and "+7"
+            self._error(f"checksum {tail!r} is not two hex digits")
             return None
+        expected = int(tail, 16)
         if checksum(body) != expected:
             self._error("checksum mismatch")
             return None
         words = body.decode("ascii").split(" ")
-        if len(words) < 2 or not words[0].isdigit() or len(words[0]) > 4 or any(not w for w in words):
+        if len(words) < 2 or not words[0].isdigit() or len(words[0]) > 4 or any(not w for w in words) \
+                or (len(words[0]) > 1 and words[0].startswith("0")):  # decimal without leading zeros
             self._error("frame is not '<seq> <command> <args>' with single spaces")
             return None
         seq = int(words[0])

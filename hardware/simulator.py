@@ -142,6 +142,8 @@ class VirtualDevice:
         if refusal is not None:
             self._out += encode(Nak(seq, refusal), 0)
             return
+        if isinstance(message, Hello):
+            self._seen.clear()  # seqs are remembered since the peer's HELLO (PROTOCOL §3): a new host counts from 1
         self._seen.append(seq)
         self._out += encode(Ack(seq), 0)
         if isinstance(message, Hello):

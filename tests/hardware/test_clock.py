@@ -184,3 +184,34 @@ def test_what_a_flag_means_per_game():
     assert time_up("xiangqi", flag) == Outcome(Termination.TIME_FORFEIT, WHITE)
     assert time_up("commander", flag) == PointsDecide("commander", BLACK, 1_800_000)
     assert time_up("cotoan", flag).termination is Termination.POINTS
+
+
+def test_running_the_other_side_stops_this_one_where_it_stands():
+    """PROTOCOL §6.1: `CLK RUN <side>` runs that side's clock, the other stopped; the time the
+    stopped side's turn used stays used (it was given back)."""
+    from hardware.protocol import ClockRun, ClockSet, Hello, encode
+    from hardware.simulator import VirtualDevice
+
+    now = [0]
+    clock = VirtualDevice("clock", now_ms=lambda: now[0])
+    clock.receive(encode(Hello(), 1) + encode(ClockSet("SD", 900_000, 900_000, 0, 0), 2) + encode(ClockRun("w"), 3))
+    now[0] = 5_000
+    assert clock.times() == (895_000, 900_000)
+    clock.receive(encode(ClockRun("b"), 4))
+    assert clock.times() == (895_000, 900_000)
+    now[0] = 8_000
+    assert clock.times() == (895_000, 897_000)
+
+
+def test_a_new_host_session_is_carried_out_though_it_counts_from_one_again():
+    """Seqs are remembered since the peer's HELLO (PROTOCOL §3): a restarted host's frames, which
+    reuse the old session's numbers, are done, not taken for resends."""
+    from hardware.protocol import Brightness, Hello, encode
+    from hardware.simulator import VirtualDevice
+
+    leds = VirtualDevice("leds", grid=(3, 2))
+    leds.receive(encode(Hello(), 1) + encode(Brightness(100), 2))
+    leds.receive(b"\n" + encode(Hello(), 1) + encode(Brightness(50), 2))
+    assert leds.brightness == 50
+    leds.receive(encode(Brightness(10), 2))  # a resend within the session: acknowledged, not done again
+    assert leds.brightness == 50

@@ -208,3 +208,17 @@ def test_the_examples_in_protocol_md_are_valid_frames():
         decoder = Decoder()
         out = decoder.feed(example.encode() + b"\n")
         assert len(out) == 1 and isinstance(out[0], Received), (example, decoder.last_error)
+
+
+def test_a_seq_with_leading_zeros_or_a_checksum_int_would_stretch_is_dropped():
+    """'decimal without leading zeros', 'two hex digits' (PROTOCOL §3): int() alone would take
+    '05', ' 7' and '+7'."""
+    decoder = Decoder()
+    good = encode(Ping(), 7)
+    body = good[:good.rindex(b" *")]
+    padded = b"07" + body[1:]  # '07 PING' with its own right checksum
+    forged = [padded + b" *%02X\n" % checksum(padded), body + b" * 7\n", body + b" *+7\n"]
+    for line in forged:
+        assert decoder.feed(line) == [], line
+    assert decoder.errors == len(forged)
+    assert decoder.feed(good) == [Received(7, Ping())]
