@@ -132,7 +132,8 @@ def replay(
     game: GameOption = "xiangqi",
     delay: Annotated[float, typer.Option(help="seconds between moves")] = 0.3,
 ) -> None:
-    """Replay a bundled sample game in the terminal."""
+    """Replay the bundled Cờ Tướng sample game in the terminal (the other games have none to
+    replay here yet: `banco demo --game commander|cotoan` plays theirs through the station)."""
     from banco.replay import replay as replay_game
 
     try:
@@ -306,7 +307,7 @@ def calibrate(
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+    port: Annotated[int, typer.Option(min=1, max=65535, help="port to listen on")] = 8000,
     database: Annotated[str | None, typer.Option(help="SQLAlchemy URL; default BANCO_DATABASE_URL or "
                                                       "SQLite in the user data directory")] = None,
     referee_token: Annotated[str | None, typer.Option(help="default BANCO_REFEREE_TOKEN, else generated")] = None,

@@ -123,8 +123,13 @@ def read_clock_log(path: Path) -> list[float]:
     return sorted(presses)
 
 
-def check_out(out: Path) -> None:
-    """Refuse a record path that cannot be written before the video is read, not after."""
+def check_out(out: Path, inputs: tuple[Path | None, ...] = ()) -> None:
+    """Refuse a record path that cannot be written, or that is one of the command's `inputs`
+    (the video, the clock log, the profile), before the video is read, not after."""
+    for given in inputs:
+        if given is not None and out.exists() and given.exists() and out.resolve() == given.resolve():
+            raise RecordError(f"--out {str(out)!r} is the input {str(given)!r}: writing the record there "
+                              "would destroy it; give another file name")
     if out.is_dir():
         raise RecordError(f"--out {str(out)!r} is a folder: give the record's file name, such as game.pgn")
     folder = out.parent  # Path("game.pgn").parent is Path(".")
@@ -273,6 +278,14 @@ def record_video(video: Path, game: str, *, calibration: Path | None = None, clo
     handle(tracker.finish(stamp))
     if recording.frames == 0:
         raise RecordError(f"{str(video)!r} has no frame OpenCV can read")
+    announced = source.frame_count
+    if announced > 0 and recording.frames < 0.95 * announced - 1:
+        # A file cut short (a copy that stopped, a phone's battery) reads to where it breaks: the
+        # moves read are kept, and the record says it may lack the last ones.
+        short = (f"the video ended after {recording.frames} of the {announced} frames its header announces "
+                 "(cut short or damaged): the record may lack the last moves")
+        recording.warnings.append(short)
+        recording.comments.setdefault(len(recording.san), []).append(short)
     if not tracker.started:
         raise RecordError(f"no start position found in {str(video)!r}: is the {variant.title} set up as at the start?")
     return recording
@@ -360,7 +373,7 @@ def register(app, fail) -> None:
 
         try:
             games.get(game).notation(notation)  # an unknown game or notation, before the video is read
-            check_out(out)
+            check_out(out, (video, clock_log, calibration))
             with Progress(TextColumn("reading {task.description}"), BarColumn(), TextColumn("{task.completed}/"
                           "{task.total} frames"), TimeRemainingColumn(), transient=True,
                           console=_stderr_console()) as bar:
@@ -375,7 +388,7 @@ def register(app, fail) -> None:
         except ValueError as error:
             fail(str(error))
         try:
-            out.write_text(text, encoding="utf-8")
+            _write_whole(out, text)
         except OSError as error:  # the whole video is read: the record is not lost with the file
             typer.echo(text)
             fail(f"cannot write {str(out)!r} ({error.strerror}): the record is printed above")
@@ -385,6 +398,20 @@ def register(app, fail) -> None:
         for warning in recording.warnings:
             typer.echo(f"warning: {warning}", err=True)
         typer.echo(str(out))
+
+
+def _write_whole(out: Path, text: str) -> None:
+    """Write the record to `out`; a file is written beside it and then moved over it, so a
+    failed write leaves a record already there whole. A device or pipe is written as it is."""
+    if out.exists() and not out.is_file():
+        out.write_text(text, encoding="utf-8")
+        return
+    partial = out.with_name(f".{out.name}.partial")
+    try:
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(out)
+    finally:
+        partial.unlink(missing_ok=True)
 
 
 def _stderr_console():

@@ -34,7 +34,8 @@ sim_app = typer.Typer(
     help="Virtual clock and LED board speaking the banco serial protocol (hardware/PROTOCOL.md).",
 )
 
-TcpOption = Annotated[int | None, typer.Option("--tcp", help="listen on this TCP port instead of a pty")]
+TcpOption = Annotated[int | None, typer.Option("--tcp", min=1, max=65535,
+                                               help="listen on this TCP port instead of a pty")]
 LinkOption = Annotated[str | None, typer.Option("--link", help="also make this stable symlink to the pty")]
 DrawOption = Annotated[bool, typer.Option("--draw/--no-draw", help="draw the device in the terminal")]
 

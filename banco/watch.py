@@ -100,7 +100,7 @@ def watch(
     white: Annotated[str, typer.Option(help="Red/White player's name")] = "",
     black: Annotated[str, typer.Option(help="Black/Blue player's name")] = "",
     host: Annotated[str, typer.Option(help="embedded server: address to listen on")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="embedded server: port")] = 8000,
+    port: Annotated[int, typer.Option(min=1, max=65535, help="embedded server: port")] = 8000,
     database: Annotated[str | None, typer.Option(help="embedded server: SQLAlchemy URL (default: SQLite file)")]
     = None,
 ) -> None:
@@ -219,7 +219,7 @@ def demo(
     speed: Annotated[float, typer.Option(help="video speed: 1 is real time, 0 as fast as possible")] = 1.0,
     plies: Annotated[int | None, typer.Option(help="only the first PLIES plies of the game")] = None,
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="port (the next free one if taken)")] = 8000,
+    port: Annotated[int, typer.Option(min=1, max=65535, help="port (another free one if taken)")] = 8000,
     headless: Annotated[bool, typer.Option(
         "--headless", help="no pages: read the whole video, then check the record against the game (exit 1 "
                            "if it differs)")] = False,
@@ -236,5 +236,7 @@ def demo(
         same = main(game, speed, host, port, plies, echo=typer.echo, headless=headless)
     except ValueError as error:
         _fail(str(error))
+    except OSError as error:  # the video's cache folder (BANCO_CACHE_DIR) unusable, and the like
+        _fail(f"{error.strerror or error}: {error.filename}" if error.filename else str(error))
     if headless and not same:
         raise typer.Exit(1)

@@ -27,7 +27,8 @@ def free_port(host: str = "127.0.0.1", wanted: int = 8000) -> int:
             except OSError:
                 continue
             return probe.getsockname()[1]
-    raise OSError(f"no free port on {host}")
+    # Not an address of this machine (or none free on it): a ValueError, said in one line.
+    raise ValueError(f"no free port on {host!r}: is it an address of this machine?")
 
 
 def start_fen_for(game: str, control: TimeControl | None, fen: str | None = None) -> str | None:

@@ -57,7 +57,8 @@ def test_record_with_a_profile_and_a_clock_log(rendered, tmp_path):
         played.append(variant.parse_move(board, entry["move"]))
         board.push(played[-1])
     assert [m.move for m in read_game(text).moves] == played
-    assert f"1. {str(played[0]).upper()[:2]}-{str(played[0]).upper()[2:]} " in text
+    # Line breaks are spaces in PGN (a long comment wraps at 79 characters).
+    assert f"1. {str(played[0]).upper()[:2]}-{str(played[0]).upper()[2:]} " in " ".join(text.split())
 
 
 def test_a_profile_made_on_larger_photos_of_the_view_reads_the_video_and_another_shape_is_refused(rendered, tmp_path):
@@ -393,3 +394,45 @@ def test_what_the_camera_could_not_tell_at_the_start_opens_the_record():
     recording = Recording("commander", variant.record_board(), variant.starting_fen)
     recording.take(ev.StartFound(variant.starting_fen, 0.5, "Red's commander hides in a headquarters …"))
     assert recording.comments == {0: ["Red's commander hides in a headquarters …"]}
+
+
+def test_the_record_is_never_written_over_an_input(rendered, tmp_path):
+    """--out naming the video (or the clock log) would destroy it: refused before reading."""
+    import shutil
+
+    video = tmp_path / "game.mp4"
+    shutil.copy(rendered.video, video)
+    size = video.stat().st_size
+    result = runner.invoke(app, ["record", str(video), "--out", str(video)])
+    assert result.exit_code != 0 and "is the input" in result.output, result.output
+    assert video.stat().st_size == size
+    log = tmp_path / "presses.txt"
+    log.write_text("3.5\n")
+    result = runner.invoke(app, ["record", str(rendered.video), "--clock-log", str(log), "--out", str(log)])
+    assert result.exit_code != 0 and "is the input" in result.output and log.read_text() == "3.5\n"
+
+
+def test_a_video_cut_short_keeps_its_moves_and_says_the_record_may_lack_the_last(rendered, tmp_path):
+    import cv2
+
+    capture = cv2.VideoCapture(str(rendered.video))
+    frames = []
+    while True:
+        ok, frame = capture.read()
+        if not ok:
+            break
+        frames.append(frame)
+    capture.release()
+    # An MJPG AVI whose last 40 % is gone, its header still announcing every frame.
+    whole = tmp_path / "whole.avi"
+    writer = cv2.VideoWriter(str(whole), cv2.VideoWriter_fourcc(*"MJPG"), 10, frames[0].shape[1::-1])
+    for frame in frames:
+        writer.write(frame)
+    writer.release()
+    cut = tmp_path / "cut.avi"
+    data = whole.read_bytes()
+    cut.write_bytes(data[:int(len(data) * 0.6)])
+    out = tmp_path / "cut.pgn"
+    result = runner.invoke(app, ["record", str(cut), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "warning: the video ended after " in result.output and "may lack the last moves" in out.read_text()
