@@ -415,14 +415,9 @@ def test_the_record_is_never_written_over_an_input(rendered, tmp_path):
 def test_a_video_cut_short_keeps_its_moves_and_says_the_record_may_lack_the_last(rendered, tmp_path):
     import cv2
 
-    capture = cv2.VideoCapture(str(rendered.video))
-    frames = []
-    while True:
-        ok, frame = capture.read()
-        if not ok:
-            break
-        frames.append(frame)
-    capture.release()
+    from vision.capture import FrameSource
+
+    frames = [frame for frame, _ in FrameSource(rendered.video)]
     # An MJPG AVI whose last 40 % is gone, its header still announcing every frame.
     whole = tmp_path / "whole.avi"
     writer = cv2.VideoWriter(str(whole), cv2.VideoWriter_fourcc(*"MJPG"), 10, frames[0].shape[1::-1])
