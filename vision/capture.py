@@ -93,6 +93,8 @@ class FrameSource:
         self._stream: Iterator[tuple[np.ndarray, float]] | None = None
         if not self.live:
             path = Path(str(spec))
+            if path.is_dir():
+                raise CaptureError(f"{str(path)!r} is a folder, not a video file")
             if not path.is_file():
                 raise CaptureError(f"video file {str(path)!r} does not exist")
             capture = self._opener(str(path))

@@ -38,6 +38,8 @@ def test_a_file_gives_every_frame_in_order_with_its_own_timestamps(tmp_path):
 def test_unreadable_sources_are_clear_errors(tmp_path):
     with pytest.raises(CaptureError, match="does not exist"):
         FrameSource(tmp_path / "missing.mp4")
+    with pytest.raises(CaptureError, match="is a folder, not a video file"):
+        FrameSource(tmp_path)
     junk = tmp_path / "junk.mp4"
     junk.write_bytes(b"not a video at all")
     with pytest.raises(CaptureError, match="not a video"):
