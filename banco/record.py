@@ -319,8 +319,8 @@ def write_record(recording: Recording, video: Path, notation: str | None = None)
     """The record as text: PGN for Cờ Tướng, tag pairs and numbered movetext for the others;
     the moves in `notation` (default: the game's own), named by the `Format` or `Notation` tag."""
     variant = games.get(recording.game)
-    notation = notation or variant.default_notation
-    writer = variant.notation(notation)
+    writer = variant.notation(notation or variant.default_notation)
+    notation = next(key for key, known in variant.notations.items() if known is writer)  # its own spelling
     outcome = recording.board.outcome()
     result = outcome.result() if outcome else "*"
     if variant.name == "xiangqi":

@@ -74,9 +74,11 @@ class Variant:
         return self.board_class(fen if fen is not None else self.starting_fen, **self.record_options)
 
     def notation(self, name: str | None = None) -> Notation:
+        """The notation called `name` (any case: a record's Format tag writes ``WXF``), or the
+        game's default one."""
         key = name or self.default_notation
         try:
-            return self.notations[key]
+            return self.notations[key] if key in self.notations else self.notations[key.lower()]
         except KeyError:
             known = ", ".join(self.notations)
             raise NotationError(

@@ -327,6 +327,7 @@ def write_game(game: Game, notation: str | None = None) -> str:
     notation formats them.
     """
     key = notation or FORMATS.get((game.headers.get("Format") or "iccs").lower(), "iccs")
+    key = key if key in NOTATIONS else key.lower()  # named in any case, as Variant.notation takes it
     if key not in NOTATIONS:
         raise PgnError(f"unknown notation {key!r}; known: {', '.join(NOTATIONS)}")
     headers = dict(game.headers)

@@ -396,3 +396,11 @@ def test_full_width_move_numbers_are_dropped_like_ascii_ones():
     board = VARIANT.board()
     moves = play_movetext(VARIANT, board, "１．炮二平五 马８进７ ２．马二进三")
     assert [str(m) for m in moves] == ["h2e2", "h9g7", "h0g2"]
+
+
+def test_a_notation_is_named_in_any_case():
+    """A record's Format tag writes WXF and ICCS in capitals; the same names choose them."""
+    assert VARIANT.notation("WXF") is VARIANT.notation("wxf")
+    assert VARIANT.notation("Vn-Coord") is VARIANT.notation("vn-coord")
+    with pytest.raises(NotationError, match="unknown notation 'FOO'"):
+        VARIANT.notation("FOO")
