@@ -569,10 +569,7 @@ def half_turned(calibration: Calibration) -> Calibration:
     model = GridModel.for_geometry(layout.geometry)
     to_sheet = grid_to_sheet(layout)
     turn = to_sheet @ _half_turn(model) @ np.linalg.inv(to_sheet)
-    homography = calibration.homography @ turn
-    return Calibration(layout, homography / homography[2, 2], calibration.image_size, calibration.method,
-                       piece_height_mm=calibration.piece_height_mm,
-                       piece_radius_ratio=calibration.piece_radius_ratio, confidence=calibration.confidence)
+    return calibration.with_homography(calibration.homography @ turn)
 
 
 # ---------------------------------------------------------------------- snapping given corners
@@ -604,8 +601,7 @@ def snap_to_grid(calibration: Calibration, image: np.ndarray) -> Calibration:
     model = GridModel.for_geometry(layout.geometry)
     samples = model.samples()
     look = _Look(image)
-    given = look.to_small @ calibration.homography @ grid_to_sheet(layout)
-    given = given / given[2, 2]
+    given = look.grid(calibration)
     candidates = [given]
     refined = given
     for _ in range(SNAP_PASSES):
@@ -635,10 +631,7 @@ def snap_to_grid(calibration: Calibration, image: np.ndarray) -> Calibration:
     best = int(np.argmax(scores))
     if best == 0:
         return calibration
-    sheet_to_image = np.linalg.inv(look.to_small) @ candidates[best] @ np.linalg.inv(grid_to_sheet(layout))
-    return Calibration(layout, sheet_to_image / sheet_to_image[2, 2], calibration.image_size, calibration.method,
-                       piece_height_mm=calibration.piece_height_mm,
-                       piece_radius_ratio=calibration.piece_radius_ratio, confidence=calibration.confidence)
+    return look.placed(calibration, candidates[best])
 
 
 # ---------------------------------------------------------------------- following a board
@@ -678,13 +671,9 @@ class GridLocator:
         self.placed_match: float | None = None
         self._candidate: Calibration | None = None
 
-    def _grid(self, calibration: Calibration, look: _Look) -> np.ndarray:
-        grid = look.to_small @ calibration.homography @ grid_to_sheet(calibration.layout)
-        return grid / grid[2, 2]
-
     def update(self, frame: np.ndarray) -> bool:
         look = _Look(frame)
-        grid = self._grid(self.calibration, look)
+        grid = look.grid(self.calibration)
         now = look.match(grid, self._samples)
         if self.placed_match is None:
             self.placed_match = now
@@ -693,7 +682,7 @@ class GridLocator:
         if now >= STILL_MATCHES * self.placed_match:
             return False  # where it was, after all (a candidate then was a moment's shake)
         if candidate is not None:
-            seen = look.match(self._grid(candidate, look), self._samples)
+            seen = look.match(look.grid(candidate), self._samples)
             if seen >= FOUND_MATCHES * self.placed_match and seen > now:
                 self.calibration, self.placed_match = candidate, seen
                 self.moves += 1
@@ -714,11 +703,8 @@ class GridLocator:
         score = look.match(found, self._samples)
         if score < FOUND_MATCHES * self.placed_match:
             return False
-        sheet_to_image = np.linalg.inv(look.to_small) @ found @ np.linalg.inv(grid_to_sheet(self.calibration.layout))
         old = self.calibration
-        fresh = Calibration(old.layout, sheet_to_image / sheet_to_image[2, 2], old.image_size, old.method,
-                            piece_height_mm=old.piece_height_mm, piece_radius_ratio=old.piece_radius_ratio,
-                            confidence=score)
+        fresh = look.placed(old, found, confidence=score)
         if fresh.drift_px(old) > self.tolerance_px:
             self._candidate = fresh
         return False
@@ -737,6 +723,16 @@ class _Look:
         # Matched within two pixels: a board that has not moved, or a fit a pixel or two off, still
         # matches as well as when placed (thin lines missed by a pixel would not).
         self.tolerant = cv2.dilate(self.strokes, np.ones((5, 5), np.uint8))
+
+    def grid(self, calibration: Calibration) -> np.ndarray:
+        """`calibration`'s grid → image homography at this look's working size."""
+        grid = self.to_small @ calibration.homography @ grid_to_sheet(calibration.layout)
+        return grid / grid[2, 2]
+
+    def placed(self, calibration: Calibration, grid_to_image: np.ndarray, **changes) -> Calibration:
+        """`calibration` placed where `grid_to_image` (at this look's working size) puts the grid."""
+        sheet_to_image = np.linalg.inv(self.to_small) @ grid_to_image @ np.linalg.inv(grid_to_sheet(calibration.layout))
+        return calibration.with_homography(sheet_to_image, **changes)
 
     def match(self, grid_to_image: np.ndarray, samples: Samples) -> float:
         """How well a grid's printed lines match the strokes within two pixels (`_contrast`: 1

@@ -105,6 +105,11 @@ class Calibration:
             raise CalibrationError("the reference points do not agree on one board position")
         return cls(layout, homography, (int(image_size[0]), int(image_size[1])), method, **kwargs)
 
+    def with_homography(self, homography: np.ndarray, **changes) -> Calibration:
+        """The same board and camera (method, piece height and radius, confidence unless
+        `changes` say otherwise) placed by another sheet → image `homography`."""
+        return replace(self, homography=homography / homography[2, 2], _pose=None, _plane=None, **changes)
+
     def for_image_size(self, size: tuple[int, int], source: str = "the photo") -> Calibration:
         """This calibration for a photo `size` (width, height) of the same view: itself at its own
         size, scaled where only the resolution differs (the same shape within 1 %), else a
@@ -128,7 +133,7 @@ class Calibration:
                 "shape of view: calibrate this camera again")
         # Pixel centres stay centres: x' + 0.5 = (x + 0.5) × scale, as cv2.resize places them.
         scale = np.array([[sx, 0, (sx - 1) / 2], [0, sy, (sy - 1) / 2], [0, 0, 1]], dtype=np.float64)
-        return replace(self, homography=scale @ self.homography, image_size=(width, height), _pose=None, _plane=None)
+        return self.with_homography(scale @ self.homography, image_size=(width, height))
 
     # ------------------------------------------------------------------ mapping
     def sheet_to_pixels(self, sheet_mm: np.ndarray) -> np.ndarray:

@@ -53,13 +53,12 @@ class Subscription:
         self._busy = False
         self._task: asyncio.Task | None = None
 
-    def offer(self, message: bytes, key: object = None) -> None:
-        """Write `message` now, or queue it as the newest of `key` (its game), replacing the
-        one queued before it."""
+    def offer(self, message: bytes, key: object) -> None:
+        """Write `message` now, or queue it as the newest of `key` (its game, or KEEPALIVE),
+        replacing the one queued before it."""
         if self.closed:
             return
         if self._send is None or self._busy:
-            key = message if key is None else key
             if self.queue.pop(key, None) is not None:
                 self.dropped += 1
             self.queue[key] = message
