@@ -227,7 +227,6 @@ def main(game: str, speed: float, host: str, port: int, plies: int | None, keep_
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
     from models.synth.video import cache_dir
-    from server.station.embedded import free_port, serve_with_station
     from vision.detector import default_model_path
 
     chosen = demo_game(game)
@@ -250,16 +249,26 @@ def main(game: str, speed: float, host: str, port: int, plies: int | None, keep_
         rendered = render(chosen, plies, progress)
     if task is not None:
         echo(f"rendered {rendered.video} in {time.monotonic() - started:.0f} s (cached for next time)")
+    # The demo's record is of a rendered game: it goes with the demo, as the simulated devices do.
+    with tempfile.TemporaryDirectory(prefix="banco-demo-") as folder:
+        return _run(game, speed, host, port, plies, keep_serving, echo, headless, rendered,
+                    Path(folder) / "demo.sqlite3")
+
+
+def _run(game: str, speed: float, host: str, port: int, plies: int | None, keep_serving: bool,
+         echo: Callable[[str], None], headless: bool, rendered, database: Path) -> bool:
+    from server.station.embedded import free_port, serve_with_station
+
     if headless:
         # No pages: the station reads the video to its end, then the record is checked against the source.
-        run = build(game, plies=plies, speed=speed, rendered=rendered)
+        run = build(game, plies=plies, speed=speed, rendered=rendered, database=database)
         report = run_headless(run)
         same, total = recorded_as_source(run)
         stored = len(report.stored)
         echo(f"recorded {stored} plies; the first {same} of the source's {total} as the source"
              + ("" if same == total == stored else " — the record differs"))
         return same == total == stored
-    run = build(game, plies=plies, speed=speed, exit_at_end=False, rendered=rendered)
+    run = build(game, plies=plies, speed=speed, exit_at_end=False, rendered=rendered, database=database)
     token = run.app.state.settings.referee_token
     port = free_port(host, port)
 
@@ -289,3 +298,4 @@ def main(game: str, speed: float, host: str, port: int, plies: int | None, keep_
         asyncio.run(serve())
     except KeyboardInterrupt:
         pass
+    return True

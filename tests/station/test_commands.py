@@ -49,10 +49,16 @@ def test_the_demo_games_are_legal_and_the_engine_games_complete(game):
 
 
 def test_demo_headless_checks_the_record_against_the_game(tmp_path, monkeypatch):
+    import tempfile
+
     monkeypatch.setenv("BANCO_CACHE_DIR", str(tmp_path))
+    temporary = tmp_path / "temporary"
+    temporary.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
     code, output = banco("demo", "--game", "cotoan", "--plies", "4", "--speed", "0", "--headless")
     assert code == 0, output
     assert output.splitlines()[-1] == "recorded 4 plies; the first 4 of the source's 4 as the source"
+    assert list(temporary.iterdir()) == []  # the demo's throwaway record went with it
 
 
 def test_recorded_as_source_counts_from_the_first_ply_and_stops_at_a_difference():
