@@ -242,9 +242,11 @@ class Board(PositionIdentity):
                     raise InvalidFenError(f"FEN has two {'White' if color == 0 else 'Black'} generals")
                 kings[color] = sq
         _validate_placement(squares)
+        turn = BLACK if side == "b" else WHITE
+        _validate_not_in_check(squares, kings, turn)
         self._board = squares
         self._kings = kings
-        self.turn = BLACK if side == "b" else WHITE
+        self.turn = turn
         self.halfmove_clock = halfmove
         self.fullmove_number = fullmove
         self.move_stack = []
@@ -665,9 +667,20 @@ class Board(PositionIdentity):
         """Record an ending the board cannot see: resignation, agreement, time, arbiter.
 
         Refused once the game has already ended on the board (a mated side cannot agree a draw).
+        A repetition verdict is not such an end: play may go on past it (seed 001, Điều 7 g and
+        h), so a player may still resign, lose on time or agree a draw there.
+
+        >>> board = Board()
+        >>> for iccs in "h0g2 h9g7 g2h0 g7h9 h0g2 h9g7 g2h0 g7h9".split():
+        ...     board.push(Move.from_iccs(iccs))
+        >>> board.outcome().termination.value
+        'repetition'
+        >>> board.resign(WHITE)
+        >>> board.outcome()
+        Outcome(termination=<Termination.RESIGNATION: 'resignation'>, winner=<Color.BLACK: 'b'>)
         """
         finished = self.outcome()
-        if finished is not None:
+        if finished is not None and not finished.termination.play_may_go_on:
             raise GameOverError(f"the game is already over ({finished.termination.value})")
         self._set_outcome = outcome
 
@@ -790,6 +803,21 @@ def _validate_placement(squares: list[int]) -> None:
     for code in (T.GENERAL, -T.GENERAL):
         if counts.get(code, 0) != 1:
             raise InvalidFenError(f"FEN has no {'White' if code > 0 else 'Black'} general")
+
+
+def _validate_not_in_check(squares: list[int], kings: list[int], turn: Color) -> None:
+    """Reject a position no move leads to: the side that has just moved in check, or the
+    generals facing each other (RULES.md §1; seed 003, "chống tướng")."""
+    (white_file, white_rank), (black_file, black_rank) = (divmod(kings[c], T.FILES)[::-1] for c in (0, 1))
+    if white_file == black_file and not any(squares[T.square(white_file, rank)]
+                                            for rank in range(white_rank + 1, black_rank)):
+        raise InvalidFenError(f"the generals face each other on the {'abcdefghi'[white_file]} file")
+    waiting = 1 if turn is WHITE else 0
+    probe = Board.__new__(Board)
+    probe._board = squares
+    if probe._attacked(kings[waiting], 1 if waiting == 0 else -1):
+        checked, mover = ("Black", "White") if waiting else ("White", "Black")
+        raise InvalidFenError(f"{checked}'s general is in check with {mover} to move: no legal move leads there")
 
 
 def _elephant_points(color: int) -> frozenset[int]:

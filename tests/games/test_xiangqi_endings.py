@@ -84,6 +84,19 @@ def test_agreement_is_refused_to_a_side_already_mated_or_stalemated():
 
 # ------------------------------------------------------------------------- repetition
 PERPETUAL_CHECK = ("3k5/9/9/9/9/9/9/9/9/4K3R w - - 0 1", "i0i9 d9d8 i9i8 d8d9 i8i9 d9d8 i9i8 d8d9 i8i9")
+
+
+@pytest.mark.parametrize("act,termination,winner", [
+    (lambda b: b.resign(WHITE), Termination.RESIGNATION, BLACK),
+    (lambda b: b.flag(BLACK), Termination.TIME_FORFEIT, WHITE),
+    (lambda b: b.agree_draw(), Termination.AGREEMENT, None),
+])
+def test_a_repetition_verdict_still_lets_a_player_resign_flag_or_agree(act, termination, winner):
+    # Play may go on past the verdict (seed 001, Điều 7 g and h): so may the endings no board sees.
+    board = play(Board(PERPETUAL_CHECK[0]), PERPETUAL_CHECK[1])
+    assert board.outcome().termination.play_may_go_on
+    act(board)
+    assert board.outcome() == Outcome(termination, winner)
 FSF_CHASE = ("2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w - - 0 1",
              "c2a2 a7b7 a2b2 b7a7 b2a2 a7b7 a2b2 b7a7 b2a2")
 
@@ -146,3 +159,19 @@ def test_fen_with_non_ascii_digits_is_an_invalid_fen_error():
                 "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/0009/RNBAKABNR w"):
         with pytest.raises(InvalidFenError):
             Board(fen)
+
+
+def test_fen_of_a_position_no_move_leads_to_is_refused_and_the_board_kept():
+    import pytest
+
+    from games.base import InvalidFenError
+    from games.xiangqi import Board
+
+    board = Board()
+    for fen, why in (("4k4/9/9/9/9/9/9/9/4R4/3K5 w - - 0 1", "Black's general is in check with White to move"),
+                     ("3k5/3P5/9/9/9/9/9/9/9/4K4 w", "Black's general is in check"),  # a soldier's check
+                     ("4k4/9/9/9/9/9/9/9/9/4K4 b", "the generals face each other on the e file")):
+        with pytest.raises(InvalidFenError, match=why):
+            board.set_fen(fen)
+        assert board.fen() == Board().fen()
+    assert Board("4k4/9/9/9/9/9/9/9/4R4/3K5 b - - 0 1").is_check()  # the checked side to move: fine

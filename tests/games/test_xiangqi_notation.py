@@ -138,9 +138,9 @@ def test_chinese_black_uses_full_width_digits():
 TWO_CHARIOTS = "3k5/9/9/1R7/9/9/1R7/9/9/4K4 w"        # White chariots b6 (front) and b3
 BLACK_CANNONS = "3k5/9/2c6/9/2c6/9/9/9/9/4K4 b"      # Black cannons c7 (rear) and c5 (front)
 THREE_SOLDIERS = "3k5/9/2P6/2P6/2P6/9/9/9/9/4K4 w"   # White soldiers c5, c6, c7
-FIVE_SOLDIERS = "2Pk5/2P6/2P6/2P6/2P6/9/9/9/9/4K4 w"  # White soldiers c5…c9
+FIVE_SOLDIERS = "2P2k3/2P6/2P6/2P6/2P6/9/9/9/9/4K4 w"  # White soldiers c5…c9
 TWO_FILES = "3k5/9/2P6/2P3P2/2P3P2/9/9/9/9/4K4 w"     # c5, c6, c7 and g5, g6
-ADVISORS = "4k4/9/9/9/9/9/9/3A5/9/3AK4 w"            # White advisors d0 and d2
+ADVISORS = "3k5/9/9/9/9/9/9/3A5/9/3AK4 w"            # White advisors d0 and d2
 
 
 @pytest.mark.parametrize("fen, move, expected", [
