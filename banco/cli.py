@@ -435,6 +435,8 @@ def recognize(
         placement = observation.placement()
         # The start position's other fields: the first mover to play, each game's own FEN form.
         fen = f"{observation.board_fen(g.files, g.ranks, placement)} {variant.starting_fen.split(' ', 1)[1]}"
+        if variant.name == "xiangqi":
+            fen = _checked_side_to_move(variant, fen)
     except ValueError as error:
         fail(str(error))
     points = observation.to_json(placement)
@@ -455,6 +457,23 @@ def recognize(
     for warning in cal.view_warnings():
         typer.echo(f"warning: {warning}", err=True)
     typer.echo(fen)
+
+
+def _checked_side_to_move(variant, fen: str) -> str:
+    """Red moves first, unless the photo shows Black in check: then only Black can be to move
+    (a side never moves into check), and the FEN says so."""
+    try:
+        variant.board(fen)
+    except BancoError:
+        board, side, rest = fen.split(" ", 2)
+        black_to_move = f"{board} b {rest}"
+        try:
+            variant.board(black_to_move)
+        except BancoError:
+            return fen  # a position no set shows (a general unread, say): the reading as it is
+        typer.echo("Black's general is in check: Black to move", err=True)
+        return black_to_move
+    return fen
 
 
 def _check_corners_given(corners: str | None) -> None:

@@ -248,6 +248,19 @@ def test_recognize_prints_a_fen_last(tmp_path, start_scene):
     assert len(data["points"]) == 90 and {"class", "confidence", "occluded"} <= set(data["points"][0])
 
 
+def test_recognize_writes_black_to_move_when_the_photo_shows_black_in_check(tmp_path):
+    # Red's chariot on e5 checks Black's general: Red cannot be the one to move.
+    position = {games.Point(4, 9): "black_general", games.Point(4, 4): "red_chariot", games.Point(3, 0): "red_general"}
+    scene = render_scene("xiangqi", random.Random(2), position=position, hands=False, max_tilt=15, split="test")
+    photo = tmp_path / "check.png"
+    cv2.imwrite(str(photo), scene.image)
+    corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in scene.calibration.grid_corners_px())
+    result = banco("recognize", str(photo), "--game", "xiangqi", "--corners", corners)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "4k4/9/9/9/9/4R4/9/9/9/3K5 b - - 0 1"
+    assert "Black's general is in check: Black to move" in result.stderr
+
+
 @pytest.mark.parametrize("args,words", [
     (["missing.png"], "does not exist"),
     (["{photo}", "--corners", "1,2 3,4"], "4 x,y pairs"),
