@@ -34,7 +34,13 @@ class TournamentError(BancoError):
 
 @dataclass(frozen=True, slots=True)
 class Pairing:
-    """One board of one round: `white` plays `black`; with a bye, `black` is the phantom number."""
+    """One board of one round: `white` plays `black`. A bye is written as the printed tables
+    write it, the phantom number N + 1 on either side (White against the upper half): `resting`
+    names the player who rests.
+
+    >>> [(str(p), p.resting) for p in berger(5).rounds[1] if p.bye]
+    [('6-4 (bye)', 4)]
+    """
 
     round: int
     white: int
@@ -166,8 +172,9 @@ class Standing:
     tied_for_lots: bool = False
 
 
-def standings(players: int, results: Iterable[GameResult], lots: Sequence[int] = ()) -> list[Standing]:
-    """The standings after `results`, best first.
+def standings(players: int | Iterable[int], results: Iterable[GameResult], lots: Sequence[int] = ()) -> list[Standing]:
+    """The standings of `players` (a count, numbered 1…N, or the players' numbers) after
+    `results`, best first.
 
     Order: points; then Sonneborn-Berger (the points of each opponent beaten, plus half those of
     each opponent drawn); then the number of wins [RULES.md §1 decision for the seed's unnamed
@@ -179,13 +186,14 @@ def standings(players: int, results: Iterable[GameResult], lots: Sequence[int] =
     >>> [(r.rank, r.player, str(r.points)) for r in rows]
     [(1, 1, '1'), (2, 2, '1/2'), (2, 3, '1/2')]
     """
-    numbers = range(1, players + 1)
+    numbers = range(1, players + 1) if isinstance(players, int) else sorted(set(players))
     results = list(results)
     for game in results:
         for player in (game.white, game.black):
             if player not in numbers:
+                named = f"1…{players}" if isinstance(players, int) else ", ".join(map(str, numbers))
                 raise TournamentError(f"player {player} in {game.white}-{game.black} {game.result} "
-                                      f"is not one of 1…{players}")
+                                      f"is not one of {named}")
     points = {p: Fraction(0) for p in numbers}
     wins = dict.fromkeys(numbers, 0)
     played = dict.fromkeys(numbers, 0)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from games.tournament import GameResult, Standing, berger, standings
+from games.tournament import MAX_PLAYERS, GameResult, Standing, berger, standings
 from server.record import ConflictError, NotFoundError, Recorder, RecordError
 from server.store import Event, GameRow, Player, Round
 
@@ -18,8 +18,18 @@ class Tournament:
         with self.sessions.begin() as session:
             if session.get(Event, event_id) is None:
                 raise NotFoundError(f"no event with id {event_id}")
+            scheduled = select(GameRow.id).where(GameRow.event_id == event_id, GameRow.white_number.is_not(None),
+                                                 GameRow.match_id.is_(None))
+            if session.scalar(scheduled.limit(1)) is not None:
+                # The numbers are drawn before the table is made (seed 004, appendix 1): a player
+                # added now would be in the standings with no game in the schedule.
+                raise ConflictError(f"event {event_id} is scheduled already; players are registered before")
             taken = set(session.scalars(select(Player.number).where(Player.event_id == event_id)))
-            number = number or (max(taken, default=0) + 1)
+            if number is None:
+                number = min(set(range(1, MAX_PLAYERS + 2)) - taken)
+            if number > MAX_PLAYERS:
+                raise ConflictError(f"event {event_id} has {len(taken)} players already; "
+                                    f"a round robin takes at most {MAX_PLAYERS}")
             if number in taken:
                 raise ConflictError(f"event {event_id} already has a player number {number}")
             row = Player(event_id=event_id, number=number, name=name)
@@ -56,13 +66,14 @@ class Tournament:
     def standings(self, event_id: int, after_round: int | None = None) -> tuple[list[Standing], dict[int, str]]:
         players = {p.number: p.name for p in self.players(event_id)}
         with self.sessions() as session:
+            # The table's games only: a match's games are scored as the match (`server.matches`).
             query = (select(GameRow, Round.number).join(Round, GameRow.round_id == Round.id)
                      .where(GameRow.event_id == event_id, GameRow.white_number.is_not(None),
-                            GameRow.result != "*"))
+                            GameRow.match_id.is_(None), GameRow.result != "*"))
             if after_round is not None:
                 query = query.where(Round.number <= after_round)
             results = [GameResult(game.white_number, game.black_number, game.result)
                        for game, _ in session.execute(query)]
         if len(players) < 3:
             raise RecordError(f"standings need at least 3 players, event {event_id} has {len(players)}")
-        return standings(len(players), results), players
+        return standings(players, results), players

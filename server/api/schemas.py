@@ -218,6 +218,7 @@ class PairingOut(BaseModel):
     white: int
     black: int
     bye: bool
+    resting: int | None = None  # with a bye: the player who rests (the other number is the phantom N + 1)
 
 
 class Problem(BaseModel):

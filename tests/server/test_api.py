@@ -93,8 +93,10 @@ def test_result_and_clock_from_the_referee(client):
 def test_berger_table_route(client):
     rounds = client.get("/api/tournaments/berger/12").json()
     assert len(rounds) == 11
-    assert {"round": 7, "white": 5, "black": 3, "bye": False} in rounds[6]
+    assert {"round": 7, "white": 5, "black": 3, "bye": False, "resting": None} in rounds[6]
     assert client.get("/api/tournaments/berger/2").status_code == 422
+    # With 5 players the phantom 6 is White against 4 in round 2, as the printed table has it.
+    assert {"round": 2, "white": 6, "black": 4, "bye": True, "resting": 4} in client.get("/api/tournaments/berger/5").json()[1]
 
 
 def test_pages_are_served(client):

@@ -45,3 +45,36 @@ def test_a_schedule_needs_three_to_sixteen_numbered_players(client):
     answer = client.post(f"/api/events/{event['id']}/players", json={"name": "C", "number": 1},
                          headers=REFEREE_HEADERS)
     assert answer.status_code == 409 and "number 1" in answer.json()["detail"]
+
+
+def test_standings_list_the_registered_numbers_and_count_the_tables_games_only(client):
+    event = client.post("/api/events", json={"name": "Giải mở", "game": "cotoan"}, headers=REFEREE_HEADERS).json()
+    for name, number in (("An", 1), ("Bình", 2), ("Chi", 3), ("Em", 5)):
+        assert client.post(f"/api/events/{event['id']}/players", json={"name": name, "number": number},
+                           headers=REFEREE_HEADERS).status_code == 201
+    rows = client.get(f"/api/events/{event['id']}/standings").json()
+    assert sorted((r["number"], r["name"]) for r in rows) == [(1, "An"), (2, "Bình"), (3, "Chi"), (5, "Em")]
+    # The lowest free number when none is given; the schedule then runs 1…5.
+    added = client.post(f"/api/events/{event['id']}/players", json={"name": "Dũng"}, headers=REFEREE_HEADERS)
+    assert added.json()["number"] == 4
+    assert client.post(f"/api/events/{event['id']}/schedule", json={}, headers=REFEREE_HEADERS).status_code == 201
+    late = client.post(f"/api/events/{event['id']}/players", json={"name": "Giang"}, headers=REFEREE_HEADERS)
+    assert late.status_code == 409 and "scheduled" in late.json()["detail"]
+    # A match placed in round 1 between 1 and 2 is scored as the match, not as a table game.
+    round_one = client.get(f"/api/events/{event['id']}/rounds").json()[0]["id"]
+    match = client.post(f"/api/events/{event['id']}/matches", json={"a": 1, "b": 2, "games": 1, "round_id": round_one},
+                        headers=REFEREE_HEADERS).json()
+    game = client.post(f"/api/matches/{match['id']}/games", headers=REFEREE_HEADERS).json()
+    assert client.post(f"/api/games/{game['id']}/result", json={"result": "1-0"},
+                       headers=REFEREE_HEADERS).status_code == 200
+    rows = client.get(f"/api/events/{event['id']}/standings").json()
+    assert all(r["points"] == 0 and r["games"] == 0 for r in rows)
+
+
+def test_registration_stops_at_sixteen_players(client):
+    event = client.post("/api/events", json={"name": "Đông"}, headers=REFEREE_HEADERS).json()
+    for number in range(16):
+        assert client.post(f"/api/events/{event['id']}/players", json={"name": f"P{number}"},
+                           headers=REFEREE_HEADERS).status_code == 201
+    answer = client.post(f"/api/events/{event['id']}/players", json={"name": "P16"}, headers=REFEREE_HEADERS)
+    assert answer.status_code == 409 and "at most 16" in answer.json()["detail"]
