@@ -68,7 +68,8 @@ def timed_start_fen(variant_name: str, initial_ms: int | None, fen: str | None =
     """The start position of a game given `initial_ms` (None: untimed): `fen`, or the game's own
     start when `fen` is None; in a timed Commander Chess game, with the mode its time chooses
     (15 minutes: battle, ended by the first battle won; 30: total war, ended only by a commander's
-    capture). Any other game's `fen` comes back as it was.
+    capture). A 15-minute game set up as the 9-piece battle, or as a battle over some of the
+    objectives, keeps them. Any other game's `fen` comes back as it was.
 
     >>> timed_start_fen("commander", 30 * 60_000).split()[3]
     'w'
@@ -79,7 +80,11 @@ def timed_start_fen(variant_name: str, initial_ms: int | None, fen: str | None =
     if variant.name != "commander" or initial_ms is None:
         return fen
     board = variant.board(fen)
-    board.set_mode(commander_mode_for(initial_ms))
+    mode = commander_mode_for(initial_ms)
+    if mode == "battle" and board.mode.value in ("battle", "nine"):
+        # Both are 15-minute games: the position keeps its own, and a battle its objectives (D34).
+        return board.fen()
+    board.set_mode(mode)
     return board.fen()
 
 

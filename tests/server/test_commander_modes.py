@@ -60,3 +60,14 @@ def test_a_thirty_minute_match_game_is_total_war_with_the_lot_winner_to_move(cli
     assert game.status_code == 201, game.text
     fen = client.get(f"/api/games/{game.json()['id']}/snapshot").json()["fen"]
     assert fen.split()[1] == "b" and _mode_field(fen) == "w"
+
+
+def test_a_fifteen_minute_game_keeps_the_nine_piece_battle_and_a_battles_chosen_objectives():
+    from games.commander import NINE_PIECE_FEN, Board
+    from server.record import timed_start_fen
+
+    nine = Board(timed_start_fen("commander", FIFTEEN_MINUTES, NINE_PIECE_FEN))
+    assert nine.mode.value == "nine" and not nine.is_game_over()  # not a battle won at move 0
+    sea_only = games.get("commander").starting_fen.replace(" - 0 1", " bsr 0 1")
+    assert Board(timed_start_fen("commander", FIFTEEN_MINUTES, sea_only)).objectives == {"sea", "raid"}
+    assert Board(timed_start_fen("commander", THIRTY_MINUTES, sea_only)).mode.value == "war"
