@@ -303,8 +303,6 @@ def _parse(text: str) -> _Parsed:
         else:
             if op == "_" and target_group is not None:
                 raise scan.error("a quiet move names no target piece")
-            if op in ("@", "@_", "><") and target_group is None:
-                raise scan.error("a capture names its target piece, like @H11.2")
             target_kind = target_group[0] if target_group else None
             parts.append(_Part(group, origin, op, target_kind, target))
             if op == "_" and scan.peek() == "(":
