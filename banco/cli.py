@@ -171,11 +171,13 @@ def _locate_without_corners(layout, frame, source: str, piece_height_mm: float, 
     failing raise one `CalibrationError` naming both reasons."""
     from calibration import CalibrationError
     from calibration.grid import calibrate_from_grid
-    from calibration.markers import calibrate_from_markers
+    from calibration.markers import AnotherGamesBoardError, calibrate_from_markers
 
     if not auto:
         try:
             return calibrate_from_markers(layout, frame, piece_height_mm=piece_height_mm)
+        except AnotherGamesBoardError:
+            raise  # a grid found on it would be this game's grid laid over another game's board
         except CalibrationError as marker_error:
             try:
                 return calibrate_from_grid(layout, frame, source, piece_height_mm=piece_height_mm)
@@ -225,7 +227,7 @@ def calibrate(
     """
     from banco.locate import fitted_to_lines
     from calibration import BoardLayout, Calibration, parse_corners
-    from calibration.camera import grab_frame, read_image
+    from calibration.camera import grab_frame, lacks_colour, read_image
     from calibration.homography import usual_thickness_mm
     from calibration.piece_size import sized_to_pieces
     from calibration.profile import save
@@ -236,14 +238,20 @@ def calibrate(
             image = photos[0]
         if (image is None) == (camera is None):
             raise BancoError("give exactly one of --image FILE or --camera SOURCE (or --start-position FILE)")
+        for given in (image, *photos):
+            if given is not None and out.exists() and given.exists() and out.resolve() == given.resolve():
+                raise BancoError(f"--out {str(out)!r} is the photo {str(given)!r}: writing the profile there would "
+                                 "destroy it; give another file name, such as calibration.json")
+        if len({path.resolve() for path in photos if path.exists()}) < len([p for p in photos if p.exists()]):
+            # One photo given twice would be both trained on and held out: the accuracy said would be no test.
+            raise BancoError("a --start-position photo is given twice; give each photo once")
         frame = read_image(image) if image is not None else grab_frame(camera)
         layout = BoardLayout.for_game(games.get(game), pitch)
         height, width = frame.shape[:2]
         _check_corners_given(corners)
         if corners and auto:
             raise BancoError("give --corners or --auto, not both")
-        if piece_height is not None and piece_height < 0:
-            raise BancoError(f"--piece-height is a thickness in mm, 0 or more, not {piece_height:g}")
+        _check_piece_height(piece_height, layout.pitch_mm)
         # Unless given, pieces are taken as thick as a usual set's: crops cut at the board itself
         # (flat) miss the top of a thick piece in a tilted view (model card, "Reading at the
         # pieces' top", session 43).
@@ -258,6 +266,9 @@ def calibrate(
             typer.echo(moved, err=True)
         frames = [read_image(path) for path in photos]
         for path, shot in zip(photos, frames, strict=True):
+            if lacks_colour(shot):
+                raise BancoError(f"{path} has no colour (a black-and-white photo): the sides' pieces differ by "
+                                 "their colour, so the set cannot be learnt from it; give a colour photo")
             if shot.shape[:2] != (height, width):
                 raise BancoError(f"{path} is {shot.shape[1]}×{shot.shape[0]}, not {width}×{height} like the "
                                  "calibrated view: start-position photos must come from the same camera")
@@ -365,8 +376,9 @@ def recognize(
 
     from banco.locate import fitted_to_lines
     from calibration import BoardLayout, Calibration, parse_corners
-    from calibration.camera import read_image
+    from calibration.camera import lacks_colour, read_image
     from calibration.homography import outside_frame, usual_thickness_mm
+    from calibration.markers import AnotherGamesBoardError
     from calibration.piece_size import sized_to_pieces
     from calibration.profile import load
     from vision.adapt import load_for_profile
@@ -374,8 +386,7 @@ def recognize(
 
     try:
         variant = games.get(game)
-        if piece_height is not None and piece_height < 0:
-            raise BancoError(f"--piece-height is a thickness in mm, 0 or more, not {piece_height:g}")
+        _check_piece_height(piece_height, BoardLayout.for_game(variant).pitch_mm)
         frame = read_image(image)
         height, width = frame.shape[:2]
         _check_corners_given(corners)
@@ -402,10 +413,15 @@ def recognize(
             else:
                 try:
                     cal = _locate_without_corners(layout, frame, str(image), thickness)
+                except AnotherGamesBoardError:
+                    raise
                 except ValueError as error:
                     raise BancoError(f"{error}; give --corners or --calibration") from None
         if piece_height is not None:
             cal.piece_height_mm = piece_height
+        if lacks_colour(frame):
+            raise BancoError(f"{image} has no colour (a black-and-white photo): the sides' pieces differ by "
+                             "their colour, so it cannot be read; give a colour photo")
         cal, moved = fitted_to_lines(cal, frame, "the profile's corners" if calibration_file else
                                      "the corners given" if corners else "the markers' corners")
         if moved is not None:
@@ -457,6 +473,14 @@ def recognize(
     for warning in cal.view_warnings():
         typer.echo(f"warning: {warning}", err=True)
     typer.echo(fen)
+
+
+def _check_piece_height(piece_height: float | None, pitch_mm: float) -> None:
+    """A thickness from 0 (flat printed discs) to the point spacing: no piece is taller than
+    the gap between two points is wide (NaN and infinity read an empty board)."""
+    if piece_height is not None and not 0 <= piece_height <= pitch_mm:
+        raise BancoError(f"--piece-height is a piece's thickness in mm, from 0 to the point spacing "
+                         f"({pitch_mm:g} mm), not {piece_height:g}")
 
 
 def _checked_side_to_move(variant, fen: str) -> str:

@@ -31,7 +31,7 @@ def find_board(variant, frames: Iterable[tuple[np.ndarray, float]], model: Path 
     Frames read are appended to `keep` when given (a recorder must not lose them). Raises
     `CalibrationError` naming why neither way found it."""
     from calibration.grid import snap_to_grid
-    from calibration.markers import calibrate_from_markers, detect_markers
+    from calibration.markers import AnotherGamesBoardError, calibrate_from_markers, detect_markers
     from calibration.piece_size import sized_to_pieces
 
     layout = BoardLayout.for_game(variant)
@@ -47,6 +47,8 @@ def find_board(variant, frames: Iterable[tuple[np.ndarray, float]], model: Path 
         last = frame
         try:
             found = calibrate_from_markers(layout, frame, piece_height_mm=thickness)
+        except AnotherGamesBoardError:
+            raise  # this game's grid would be found laid over another game's board
         except CalibrationError as error:
             marker_error = str(error)
             any_marker = any_marker or bool(detect_markers(frame).ids)

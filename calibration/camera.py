@@ -31,6 +31,20 @@ def read_image(path: Path) -> np.ndarray:
     return image
 
 
+def lacks_colour(image: np.ndarray) -> bool:
+    """Whether a BGR image is grey all over (a black-and-white photo, or one decoded from a
+    single channel): its three channels nearly equal at almost every pixel.
+
+    >>> grey = np.full((8, 8, 3), 120, np.uint8)
+    >>> red = grey.copy(); red[2:4, 2:4] = (40, 40, 200)
+    >>> lacks_colour(grey), lacks_colour(red)
+    (True, False)
+    """
+    sample = image[:: max(1, image.shape[0] // 200), :: max(1, image.shape[1] // 200)].astype(np.int16)
+    spread = sample.max(axis=2) - sample.min(axis=2)
+    return bool((spread > 8).mean() < 0.001)  # a colour photo has far more: its noise alone
+
+
 def cut_short_jpeg(data: bytes) -> bool:
     """Whether `data` is a JPEG whose data ends before its end-of-image marker: a decoder would
     fill the rest with grey. The segments are walked from the start (an EXIF thumbnail's own end

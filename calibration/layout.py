@@ -45,8 +45,8 @@ class BoardLayout:
 
     @classmethod
     def for_game(cls, variant: Variant, pitch_mm: float | None = None) -> BoardLayout:
-        pitch = pitch_mm or DEFAULT_PITCH_MM.get(variant.name, 40.0)
-        if not 10.0 <= pitch <= 100.0:
+        pitch = DEFAULT_PITCH_MM.get(variant.name, 40.0) if pitch_mm is None else pitch_mm
+        if not 10.0 <= pitch <= 100.0:  # NaN too
             raise ValueError(f"point spacing {pitch} mm is outside 10–100 mm")
         # The margin holds the markers, a quiet zone around them, and half a piece overhang.
         return cls(

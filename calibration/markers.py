@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from calibration.homography import Calibration, CalibrationError
-from calibration.layout import BoardLayout
+from calibration.layout import MARKER_ID_BASE, MARKERS_PER_BOARD, BoardLayout
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +52,22 @@ def detect_markers(image: np.ndarray) -> MarkerDetection:
     return MarkerDetection([int(i) for i in ids.ravel()], [c.reshape(4, 2) for c in corners])
 
 
+class AnotherGamesBoardError(CalibrationError):
+    """The markers in view are those of another game's printed board: its grid is not this game's."""
+
+    def __init__(self, message: str, game: str) -> None:
+        super().__init__(message)
+        self.game = game
+
+
+def _board_of(marker_ids: list[int]) -> str | None:
+    """The game whose printed board has at least two of `marker_ids`, if one does."""
+    for game, base in MARKER_ID_BASE.items():
+        if sum(base <= i < base + MARKERS_PER_BOARD for i in marker_ids) >= 2:
+            return game
+    return None
+
+
 def calibrate_from_markers(layout: BoardLayout, image: np.ndarray, **kwargs) -> Calibration:
     """Locate the board from its markers. Needs at least two of the eight in view."""
     found = detect_markers(image)
@@ -65,6 +81,11 @@ def calibrate_from_markers(layout: BoardLayout, image: np.ndarray, **kwargs) -> 
         pixels.extend(corners.tolist())
     if len(sheet) < 8:
         others = sorted(set(found.ids) - set(known))
+        board = _board_of(others)
+        if board is not None:
+            raise AnotherGamesBoardError(
+                f"this is a {board} board (its markers {others} are in view), not a {layout.geometry.name} "
+                f"one: give --game {board}", board)
         hint = f" (markers {others} belong to another game's board)" if others else ""
         raise CalibrationError(
             f"found {len(sheet) // 4} of the {layout.geometry.name} board's markers, need at least 2{hint}")

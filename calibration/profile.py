@@ -89,8 +89,13 @@ def load(path: Path) -> Calibration:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise CalibrationError(f"calibration file {str(path)!r} does not exist") from None
+    except IsADirectoryError:
+        raise CalibrationError(f"calibration file {str(path)!r} is a folder: give the profile's file, "
+                               "such as calibration.json") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise CalibrationError(f"calibration file {str(path)!r} is not JSON: {error}") from None
+    except OSError as error:
+        raise CalibrationError(f"calibration file {str(path)!r} cannot be read: {error.strerror}") from None
     return from_dict(data, source=str(path))
 
 
@@ -114,6 +119,9 @@ def from_dict(data: Any, source: str = "profile") -> Calibration:
         method = str(data.get("method", "corners"))
     except (KeyError, TypeError, ValueError) as error:
         raise CalibrationError(f"{source}: missing or bad field {error}") from None
+    if not 0 <= height_mm <= layout.pitch_mm:  # NaN too
+        raise CalibrationError(f"{source}: piece_height_mm is a thickness from 0 to the point spacing "
+                               f"({layout.pitch_mm:g} mm), not {height_mm:g}")
     if min(size) <= 0:
         raise CalibrationError(f"{source}: the camera's width and height are pixel counts above 0, not "
                                f"{size[0]}×{size[1]}")

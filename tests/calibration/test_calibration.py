@@ -13,7 +13,7 @@ from calibration import BoardLayout, Calibration, CalibrationError, parse_corner
 from calibration.homography import usual_thickness_mm
 from calibration.markers import BoardLocator, calibrate_from_markers, detect_markers
 from calibration.printable import to_image, to_svg, write_board
-from calibration.profile import load, save
+from calibration.profile import from_dict, load, save
 from games import Point
 
 PX_PER_MM = 2.0
@@ -170,6 +170,12 @@ def test_profile_round_trip(layout, tmp_path):
     assert np.allclose(again.homography, cal.homography)
     assert again.piece_height_mm == 12.0
     assert json.loads(path.read_text())["game"] == "xiangqi"
+    # A thickness no piece has (or none at all: NaN, which reads an empty board) is refused.
+    for height in (float("nan"), -50.0, 1e6):
+        with pytest.raises(CalibrationError, match="piece_height_mm is a thickness"):
+            from_dict(data | {"piece_height_mm": height})
+    with pytest.raises(CalibrationError, match="is a folder"):
+        load(tmp_path)
 
 
 @pytest.mark.parametrize("content,message", [
@@ -228,6 +234,19 @@ def test_cli_print_board_and_calibrate_from_a_photo(tmp_path, layout):
         result = banco("calibrate", *args, "--out", str(out))
         assert result.returncode == 2 and words in result.stderr and "Traceback" not in result.stderr
         assert len(result.stderr.strip().splitlines()) == 1
+    kept = photo.read_bytes()
+    for args, words in [(["--image", str(photo), "--out", str(photo)], "would destroy it"),
+                        (["--image", str(photo), "--pitch", "0"], "point spacing 0.0 mm is outside 10–100 mm"),
+                        (["--start-position", str(photo), "--start-position", str(tmp_path / "." / "photo.png")],
+                         "given twice"),
+                        # A Cờ Tướng sheet calibrated as another game: its markers say whose board it is.
+                        (["--game", "commander", "--image", str(photo)], "this is a xiangqi board")]:
+        result = banco("calibrate", *args) if "--out" in args else banco("calibrate", *args, "--out", str(out))
+        assert result.returncode == 2 and words in result.stderr, result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
+    assert photo.read_bytes() == kept
+    result = banco("recognize", str(photo), "--game", "cotoan")
+    assert result.returncode == 2 and "give --game xiangqi" in result.stderr, result.stderr
 
 
 def test_calibrate_warns_of_points_the_photo_does_not_wholly_show(tmp_path, layout):
@@ -268,7 +287,8 @@ def test_calibrate_warns_of_points_the_photo_does_not_wholly_show(tmp_path, layo
     assert load(out).piece_height_mm == pytest.approx(usual_thickness_mm(layout.pitch_mm))
     refused = calibrate("220,440 420,440 420,40 220,40", "--piece-height", "-3")
     assert refused.returncode == 2 and "Traceback" not in refused.stderr
-    assert refused.stderr.strip().splitlines()[-1] == "banco: --piece-height is a thickness in mm, 0 or more, not -3"
+    assert refused.stderr.strip().splitlines()[-1] == ("banco: --piece-height is a piece's thickness in mm, from 0 to the "
+                                                      "point spacing (40 mm), not -3")
 
 
 def test_size_warning_names_the_points_whose_pieces_appear_small(layout):

@@ -261,12 +261,23 @@ def test_recognize_writes_black_to_move_when_the_photo_shows_black_in_check(tmp_
     assert "Black's general is in check: Black to move" in result.stderr
 
 
+def grey_source():
+    from vision.adapt import start_labels
+
+    position = {p: label for p, label in start_labels("xiangqi").items() if label != EMPTY}
+    return render_scene("xiangqi", random.Random(3), position=position, hands=False, max_tilt=15, split="test").image
+
+
 @pytest.mark.parametrize("args,words", [
     (["missing.png"], "does not exist"),
     (["{photo}", "--corners", "1,2 3,4"], "4 x,y pairs"),
     (["{photo}", "--game", "chess"], "unknown game"),
     (["{blank}"], "markers"),
-    (["{photo}", "--piece-height", "-2"], "--piece-height is a thickness in mm, 0 or more, not -2"),
+    (["{photo}", "--piece-height", "-2"], "--piece-height is a piece's thickness in mm, from 0 to the point spacing"),
+    (["{photo}", "--piece-height", "nan"], "not nan"),
+    (["{photo}", "--piece-height", "1e6"], "(40 mm), not 1e+06"),
+    (["{photo}", "--calibration", "{folder}"], "is a folder: give the profile's file"),
+    (["{grey}", "--corners", "911.9,630.2 948.4,112.6 374.3,59.5 315.7,575.7"], "has no colour"),
     (["{folder}"], "is a folder, not an image"),
     (["{heic}"], "is a HEIC/HEIF photo (an iPhone's default), which OpenCV cannot read: export it as JPEG"),
     (["{text}"], "is not an image OpenCV can read"),
@@ -278,7 +289,7 @@ def test_recognize_writes_black_to_move_when_the_photo_shows_black_in_check(tmp_
 ])
 def test_recognize_bad_input_is_one_line(tmp_path, args, words):
     photo = tmp_path / "p.png"
-    cv2.imwrite(str(photo), np.full((480, 640, 3), 200, np.uint8))
+    cv2.imwrite(str(photo), np.full((480, 640, 3), (170, 190, 210), np.uint8))  # a beige sheet
     blank = tmp_path / "blank.png"
     cv2.imwrite(str(blank), np.full((480, 640, 3), 128, np.uint8))
     # The first box of an iPhone's photo: size, "ftyp", brand "heic" (the rest does not matter here).
@@ -289,7 +300,12 @@ def test_recognize_bad_input_is_one_line(tmp_path, args, words):
     # A photo whose copy stopped halfway: libjpeg would print its own line and fill the rest grey.
     cut = tmp_path / "cut.jpg"
     cut.write_bytes(cv2.imencode(".jpg", np.full((480, 640, 3), 200, np.uint8))[1].tobytes()[:600])
-    args = [a.format(photo=photo, blank=blank, folder=tmp_path, heic=heic, text=text, cut=cut) for a in args]
+    args = [a.format(photo=photo, blank=blank, folder=tmp_path, heic=heic, text=text, cut=cut, grey="{grey}")
+            for a in args]
+    if "{grey}" in str(args):  # a start-position photo saved as one channel
+        grey = tmp_path / "grey.jpg"
+        cv2.imwrite(str(grey), cv2.cvtColor(grey_source(), cv2.COLOR_BGR2GRAY))
+        args = [a.replace("{grey}", str(grey)) for a in args]
     result = banco("recognize", *args)
     assert result.returncode == 2
     assert words in result.stderr and "Traceback" not in result.stderr
