@@ -452,7 +452,14 @@ class Recorder:
             if row is None or row.game_id != state.row.id:
                 raise NotFoundError(f"game {state.row.id} has no ambiguity {ambiguity_id}")
             if row.resolved_by is not None:
+                by = session.get(Revision, row.resolved_by)
+                if by is not None and by.kind != "resolve":
+                    raise ConflictError(f"ambiguity {ambiguity_id} was replaced by revision {by.number} ({by.kind}); "
+                                        "answer the game's current question, if any")
                 raise ConflictError(f"ambiguity {ambiguity_id} was already resolved")
+            if row.ply != len(state.texts) + 1:
+                raise ConflictError(f"ambiguity {ambiguity_id} asks for ply {row.ply}, but the record now waits for "
+                                    f"ply {len(state.texts) + 1}")
             self._require_running(state)
             move = self._parse(state, text, notation)
             canonical = state.variant.notation(canonical_notation(state.variant)).format(state.board, move)
@@ -501,6 +508,12 @@ class Recorder:
                                            "removed": [row.text for row in replaced]})
             for row in replaced:
                 row.superseded_by = revision.id
+            # An open question was about the record as it stood: the correction answers it or voids
+            # it (the station asks again if it still doubts).
+            for row in session.scalars(select(Ambiguity).where(Ambiguity.game_id == state.row.id,
+                                                               Ambiguity.resolved_by.is_(None))):
+                row.resolved_by = revision.id
+            state.ambiguity = None
             for _, parsed, _ in new_rows:
                 self._push(state, session, parsed, revision, None, self._last_clock(live, target - 1, state))
             for row in following:
@@ -513,6 +526,15 @@ class Recorder:
                            _Clock(row.white_ms, row.black_ms))
             if state.row.termination and state.row.termination != Termination.ARBITER.value:
                 state.row.result, state.row.termination = "*", None  # an automatic ending may be undone
+            if action == "takeback":
+                # The clocks go back to their readings after the last move kept, and the side now to
+                # move has the move; kept on the revision, so that a restarted process reads the same.
+                clock = self._last_clock(live, target - 1, state)
+                revision.white_ms, revision.black_ms = clock.white_ms, clock.black_ms
+                state.clock.white_ms, state.clock.black_ms = clock.white_ms, clock.black_ms
+                running = bool(state.texts) and clock.white_ms is not None and state.row.result == "*"
+                state.clock.running = state.board.turn if running else None
+                state.clock.since = self.now() if running else None
             self._note_outcome(state, session, revision)
             return "", {}, ""
         return self._write(game_id, change)
@@ -595,7 +617,8 @@ class Recorder:
                                                                    Revision.kind == "result")
                                      .order_by(Revision.number.desc()).limit(1))
             moved = session.scalar(select(Revision.number).where(Revision.game_id == game_id,
-                                                                 Revision.kind.in_(("move", "resolve")))
+                                                                 Revision.kind.in_(("move", "resolve", "correct", "insert",
+                                                                                    "takeback")))
                                    .order_by(Revision.number.desc()).limit(1))
             if moves and row.result == "*" and (stopped is None or (moved or 0) > stopped):
                 state.clock.running = state.board.turn

@@ -258,3 +258,32 @@ def test_a_commander_game_keeps_no_increment_in_its_record(engine):
     assert (row.initial_ms, row.increment_ms) == (900_000, 0)
     row = rec.create_game("xiangqi", initial_ms=900_000, increment_ms=10_000)
     assert (row.initial_ms, row.increment_ms) == (900_000, 10_000)
+
+
+def test_a_takeback_turns_the_clocks_back_and_a_restarted_recorder_agrees(engine):
+    now = [1000.0]
+    rec = recorder(engine, clock=lambda: now[0])
+    game = rec.create_game("xiangqi", initial_ms=900_000)
+    rec.commit_move(game.id, "h2e2", white_ms=890_000, black_ms=900_000)
+    now[0] += 20
+    rec.commit_move(game.id, "h9g7", white_ms=890_000, black_ms=880_000)
+    now[0] += 5
+    clocks = rec.correct(game.id, "takeback", reason="touched, not moved")["clocks"]
+    # Black's move is gone: Black's clock reads what it read before it, and runs.
+    assert (clocks["white_ms"], clocks["black_ms"], clocks["running"]) == (890_000, 900_000, "b")
+    again = recorder(engine, clock=lambda: now[0]).snapshot(game.id)["clocks"]
+    assert (again["white_ms"], again["black_ms"], again["running"]) == (890_000, 900_000, "b")
+    clocks = rec.correct(game.id, "takeback", reason="back to the start")["clocks"]
+    assert (clocks["white_ms"], clocks["black_ms"], clocks["running"]) == (900_000, 900_000, None)
+
+
+def test_a_correction_voids_the_open_question_and_a_stale_answer_is_refused(engine):
+    rec = recorder(engine)
+    game = rec.create_game("xiangqi")
+    rec.commit_move(game.id, "h2e2")
+    asked = rec.raise_ambiguity(game.id, ["h9g7", "b9c7"], evidence_id="frame-9")["ambiguity"]
+    assert rec.correct(game.id, "takeback", reason="misread")["ambiguity"] is None
+    assert recorder(engine).snapshot(game.id)["ambiguity"] is None
+    with pytest.raises(ConflictError, match=f"ambiguity {asked['id']} was replaced by revision"):
+        rec.resolve_ambiguity(game.id, asked["id"], "h2e2")
+    assert stored_moves(engine, game.id) == []
