@@ -616,9 +616,9 @@ class Recorder:
             stopped = session.scalar(select(Revision.number).where(Revision.game_id == game_id,
                                                                    Revision.kind == "result")
                                      .order_by(Revision.number.desc()).limit(1))
+            moving = ("move", "resolve", "correct", "insert", "takeback")
             moved = session.scalar(select(Revision.number).where(Revision.game_id == game_id,
-                                                                 Revision.kind.in_(("move", "resolve", "correct", "insert",
-                                                                                    "takeback")))
+                                                                 Revision.kind.in_(moving))
                                    .order_by(Revision.number.desc()).limit(1))
             if moves and row.result == "*" and (stopped is None or (moved or 0) > stopped):
                 state.clock.running = state.board.turn

@@ -287,8 +287,8 @@ def test_calibrate_warns_of_points_the_photo_does_not_wholly_show(tmp_path, layo
     assert load(out).piece_height_mm == pytest.approx(usual_thickness_mm(layout.pitch_mm))
     refused = calibrate("220,440 420,440 420,40 220,40", "--piece-height", "-3")
     assert refused.returncode == 2 and "Traceback" not in refused.stderr
-    assert refused.stderr.strip().splitlines()[-1] == ("banco: --piece-height is a piece's thickness in mm, from 0 to the "
-                                                      "point spacing (40 mm), not -3")
+    assert refused.stderr.strip().splitlines()[-1] == ("banco: --piece-height is a piece's thickness in mm, from 0 "
+                                                      "to the point spacing (40 mm), not -3")
 
 
 def test_size_warning_names_the_points_whose_pieces_appear_small(layout):
