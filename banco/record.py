@@ -373,10 +373,17 @@ def register(app, fail) -> None:
 
         try:
             games.get(game).notation(notation)  # an unknown game or notation, before the video is read
-            check_out(out, (video, clock_log, calibration))
+            from vision.adapt import named_adaptation
+
+            # The profile's adaptation and the model are inputs too: a record written over them is
+            # a set's learning, or the classifier, lost.
+            check_out(out, (video, clock_log, calibration, model,
+                            named_adaptation(calibration) if calibration is not None else None))
+            console = _stderr_console()
+            # Only on a terminal: piped or logged, rich would leave a blank line where the bar was.
             with Progress(TextColumn("reading {task.description}"), BarColumn(), TextColumn("{task.completed}/"
                           "{task.total} frames"), TimeRemainingColumn(), transient=True,
-                          console=_stderr_console()) as bar:
+                          console=console, disable=not console.is_terminal) as bar:
                 task = bar.add_task(video.name, total=None)
 
                 def advance(done: int, total: int) -> None:

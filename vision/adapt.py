@@ -687,6 +687,16 @@ def save_with_profile(adaptation: Adaptation, profile: Path) -> Path:
     return path
 
 
+def named_adaptation(profile: Path) -> Path | None:
+    """The adaptation file a profile names (beside it), or None when it names none or cannot be read."""
+    try:
+        data = json.loads(Path(profile).read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError, UnicodeDecodeError):
+        return None
+    name = data.get(PROFILE_KEY) if isinstance(data, dict) else None
+    return Path(profile).with_name(str(name)) if name else None
+
+
 def load_for_profile(profile: Path) -> Adaptation | None:
     """The adaptation a profile names, or None when it names none."""
     try:

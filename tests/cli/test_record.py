@@ -410,6 +410,14 @@ def test_the_record_is_never_written_over_an_input(rendered, tmp_path):
     log.write_text("3.5\n")
     result = runner.invoke(app, ["record", str(rendered.video), "--clock-log", str(log), "--out", str(log)])
     assert result.exit_code != 0 and "is the input" in result.output and log.read_text() == "3.5\n"
+    # Nor over the adaptation the profile names beside it (a set's learning), nor the model.
+    profile, learnt = tmp_path / "cal.json", tmp_path / "cal.adapt.npz"
+    profile.write_text('{"adaptation": "cal.adapt.npz"}')
+    learnt.write_bytes(b"kept")
+    result = runner.invoke(app, ["record", str(rendered.video), "--calibration", str(profile), "--out", str(learnt)])
+    assert result.exit_code != 0 and "is the input" in result.output and learnt.read_bytes() == b"kept"
+    result = runner.invoke(app, ["record", str(rendered.video), "--model", str(learnt), "--out", str(learnt)])
+    assert result.exit_code != 0 and "is the input" in result.output and learnt.read_bytes() == b"kept"
 
 
 def test_a_video_cut_short_keeps_its_moves_and_says_the_record_may_lack_the_last(rendered, tmp_path):
