@@ -9,10 +9,11 @@ from fastapi import APIRouter, Header, HTTPException, Query, Request
 from fastapi.responses import StreamingResponse
 
 from server.api.deps import EventId, GameId, RecorderDep
+from server.api.schemas import Problem
 from server.app import call
 from server.live import sse_message
 
-router = APIRouter(tags=["live"])
+router = APIRouter(tags=["live"], responses={404: {"model": Problem}, 422: {"model": Problem}})
 HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 LastEventId = Annotated[str | None, Header(alias="Last-Event-ID", max_length=20)]
 SinceQuery = Annotated[int | None, Query(ge=0, le=2**62, description="resume after this event id")]

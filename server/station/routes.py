@@ -14,11 +14,12 @@ from fastapi.responses import Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from server.api.deps import GameId
+from server.api.schemas import Problem
 from server.app import call
 from server.auth import StationKey, Writer
 from server.station.status import status_message
 
-router = APIRouter(tags=["stations"])
+router = APIRouter(tags=["stations"], responses={404: {"model": Problem}, 422: {"model": Problem}})
 KEEPALIVE_SECONDS = 15.0
 
 
@@ -54,8 +55,10 @@ class StationStatusIn(BaseModel):
 
 
 @router.post("/api/games/{game_id}/station", status_code=204,
-             responses={401: {"description": "no key"}, 403: {"description": "wrong key"},
-                        404: {"description": "no such game"}, 422: {"description": "a field of the wrong type"}})
+             responses={401: {"model": Problem, "description": "no key"},
+                        403: {"model": Problem, "description": "wrong key"},
+                        404: {"model": Problem, "description": "no such game"},
+                        422: {"model": Problem, "description": "a field of the wrong type"}})
 async def report_status(game_id: GameId, request: Request, who: Writer, status: StationStatusIn) -> Response:
     """A remote station reports its status (X-Station-Key of the game's board)."""
     await call(request.app.state.recorder.get_game, game_id)  # 404 for a game that does not exist
@@ -63,8 +66,9 @@ async def report_status(game_id: GameId, request: Request, who: Writer, status: 
     return Response(status_code=204)
 
 
-@router.get("/api/station/game", responses={401: {"description": "no key"},
-                                             404: {"description": "no such board, or no game in progress on it"}})
+@router.get("/api/station/game", responses={
+    401: {"model": Problem, "description": "no key"},
+    404: {"model": Problem, "description": "no such board, or no game in progress on it"}})
 async def station_game(request: Request, station_key: StationKey = None) -> dict[str, Any]:
     """The game in progress on the board whose key this is (X-Station-Key): a station started
     with its key alone asks which game to record."""
@@ -145,8 +149,9 @@ def _adapt(game: str, body: AdaptationIn) -> AdaptationOut:
 
 
 @router.post("/api/games/{game_id}/station/adaptation", response_model=AdaptationOut,
-             responses={401: {"description": "no key"}, 403: {"description": "wrong key"},
-                        422: {"description": "not a start position, or bad photos or calibration"}})
+             responses={401: {"model": Problem, "description": "no key"},
+                        403: {"model": Problem, "description": "wrong key"},
+                        422: {"model": Problem, "description": "not a start position, or bad photos or calibration"}})
 async def adapt_to_set(game_id: GameId, request: Request, who: Writer, body: AdaptationIn) -> AdaptationOut:
     """Adapt the point classifier to the set on the game's board from photos of its start
     position (X-Station-Key of the game's board, or the referee): the adaptation file comes

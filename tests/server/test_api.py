@@ -133,3 +133,15 @@ def test_the_modules_examples_run():
     import server.render
 
     assert doctest.testmod(server.render).failed == 0
+
+
+def test_the_streams_and_station_routes_document_their_errors_as_problems(client):
+    # A client generated from the schema parses the string `detail` these routes answer with.
+    paths = client.get("/openapi.json").json()["paths"]
+    for path in ("/api/games/{game_id}/stream", "/api/events/{event_id}/stream", "/api/games/{game_id}/station",
+                 "/api/games/{game_id}/station/stream", "/api/station/game"):
+        for code in ("404", "422"):
+            schema = paths[path]["get"]["responses"][code]["content"]["application/json"]["schema"]
+            assert schema == {"$ref": "#/components/schemas/Problem"}, (path, code)
+    missing = client.get("/api/games/999/stream")
+    assert missing.status_code == 404 and isinstance(missing.json()["detail"], str)
