@@ -137,18 +137,22 @@ class Matches:
         except IntegrityError:  # (match_id, match_game) is unique: another request created it first
             raise ConflictError(f"game {number} of match {match_id} was created meanwhile") from None
 
-    def enter_points(self, match_id: int, number: int, points_a: int, points_b: int) -> dict[str, Any]:
-        """The referee's points for game `number` of the match, for a game scored off the board."""
+    def enter_points(self, match_id: int, number: int, points_a: int, points_b: int, *, reason: str = "",
+                     author: str = "referee") -> tuple[dict[str, Any], dict[str, Any]]:
+        """The referee's points for game `number` of the match, for a game scored off the board:
+        a revision of that game (who, why, and the points it replaces). Returns the match and
+        the game's snapshot."""
         if points_a < 0 or points_b < 0:
             raise RecordError(f"points must not be negative (A {points_a}, B {points_b})")
-        with self.sessions.begin() as session:
+        with self.sessions() as session:
             match = self._get(session, match_id)
             game = session.scalar(select(GameRow).where(GameRow.match_id == match_id, GameRow.match_game == number))
             if game is None:
                 raise NotFoundError(f"match {match_id} has no game {number}")
             a_white = self._a_is_white(match, game)
-            game.points_white, game.points_black = (points_a, points_b) if a_white else (points_b, points_a)
-        return self.describe(match_id)
+        white, black = (points_a, points_b) if a_white else (points_b, points_a)
+        snapshot = self.recorder.enter_points(game.id, white, black, reason=reason, author=author)
+        return self.describe(match_id), snapshot
 
     # --- reading -------------------------------------------------------------------------
 

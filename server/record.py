@@ -574,6 +574,22 @@ class Recorder:
             return "", {}, ""
         return self._write(game_id, change)
 
+    def enter_points(self, game_id: int, points_white: int, points_black: int, *, reason: str = "",
+                     author: str = "referee") -> dict[str, Any]:
+        """A game's points as the referee scored them off the board (a match game), as a `points`
+        revision that keeps the points it replaces."""
+        if points_white < 0 or points_black < 0:
+            raise RecordError(f"points must not be negative (white {points_white}, black {points_black})")
+
+        def change(state: _State, session: Session) -> tuple[str, dict[str, Any], str]:
+            row = self._get(session, GameRow, state.row.id)
+            self._add_revision(state, session, "points", author, reason,
+                               {"white": points_white, "black": points_black,
+                                "before": {"white": row.points_white, "black": row.points_black}})
+            row.points_white, row.points_black = points_white, points_black
+            return "", {}, ""
+        return self._write(game_id, change)
+
     # --- internals -------------------------------------------------------------------------
 
     @staticmethod

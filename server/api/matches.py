@@ -46,6 +46,11 @@ async def next_game(match_id: ObjectId, request: Request, _who: Referee):
 
 
 @router.post("/api/matches/{match_id}/games/{number}/points", response_model=MatchOut, responses=WRITE)
-async def enter_points(match_id: ObjectId, number: ObjectId, body: MatchPointsIn, request: Request, _who: Referee):
-    """The points of a game scored off the board (else they are read from the board)."""
-    return await call(_matches(request).enter_points, match_id, number, body.a, body.b)
+async def enter_points(match_id: ObjectId, number: ObjectId, body: MatchPointsIn, request: Request, who: Referee):
+    """The points of a game scored off the board (else they are read from the board): a
+    `points` revision of that game, in its audit with who entered them, why, and the points
+    they replace; its snapshot goes to the game's and the event's viewers."""
+    match, snapshot = await call(_matches(request).enter_points, match_id, number, body.a, body.b,
+                                 reason=body.reason, author=who)
+    await publish(request, snapshot)
+    return match

@@ -244,6 +244,7 @@ class MatchPointsIn(Strict):
 
     a: Annotated[int, Field(ge=0, le=100_000)]
     b: Annotated[int, Field(ge=0, le=100_000)]
+    reason: Text(1000) = ""
 
 
 class MatchGameOut(BaseModel):

@@ -87,6 +87,14 @@ def test_commander_match_loser_moves_first_and_points_decide_level_games(client)
     assert entered.status_code == 200, entered.text
     assert (entered.json()["games"][1]["points_a"], entered.json()["games"][1]["points_b"]) == (10, 150)
     assert entered.json()["score"]["next_first"] == "A"
+    # Entered again, with a reason: both entries stay in the game's audit, who, why and what they replaced.
+    again = client.post(f"/api/matches/{match['id']}/games/2/points", json={"a": 10, "b": 150, "reason": "recounted"},
+                        headers=REFEREE_HEADERS | {"X-Referee-Name": "Referee B"})
+    assert again.status_code == 200, again.text
+    entries = [r for r in client.get(f"/api/games/{two['id']}/audit").json() if r["kind"] == "points"]
+    assert [(r["detail"]["white"], r["detail"]["black"], r["detail"]["before"]) for r in entries] == [
+        (10, 150, {"white": None, "black": None}), (10, 150, {"white": 10, "black": 150})]
+    assert (entries[1]["author"], entries[1]["reason"]) == ("referee Referee B", "recounted")
 
     # Game 3: An lost game 2 and moves first (Red to move); a draw leaves games level at 1-1,
     # so the match goes to the higher total of points: Bình's 150 against An's 10 + captures.
