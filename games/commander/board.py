@@ -221,6 +221,7 @@ class Board:
         self.fullmove_number = 1
         self.move_stack: list[Turn] = []
         self._undo: list[_Undo] = []
+        self._plies_before = 0  # plies played before `move_stack` began (a copy without its stack)
         self._time_up = False
         self._settings = _Settings(ply_limit=ply_limit, referee=referee, safe=safe)
         self._cache: dict[str, object] = {}
@@ -724,7 +725,8 @@ class Board:
             if len(raid) == 1:  # §12.1, D8: destroying the commander is an absolute win
                 return GameResult(Termination.COMMANDER_CAPTURED, raid[0].other, captured, bonus, lost, True)
             return GameResult(Termination.BATTLE_WON, _by_points(captured, bonus), captured, bonus, lost)
-        if self._time_up or (self.ply_limit is not None and len(self.move_stack) >= self.ply_limit):
+        played = self._plies_before + len(self.move_stack)
+        if self._time_up or (self.ply_limit is not None and played >= self.ply_limit):
             return GameResult(Termination.POINTS, _by_points(captured, no_bonus), captured, no_bonus, lost)
         if not any(True for _ in self._origins_with_turns()):
             return GameResult(Termination.NO_LEGAL_MOVE, _by_points(captured, no_bonus), captured, no_bonus, lost)
@@ -800,6 +802,7 @@ class Board:
         self.fullmove_number = fullmove
         self.move_stack = []
         self._undo = []
+        self._plies_before = 0  # a FEN does not say how many plies were played: the limit counts from it
         self._time_up = False
         self._cache = {}
         self.set_mode(mode, objectives)
@@ -817,6 +820,9 @@ class Board:
             other.move_stack = list(self.move_stack)
             other._undo = [_Undo(list(u.squares), dict(u.scores), u.turn, u.halfmove, u.fullmove, u.time_up)
                            for u in self._undo]
+            other._plies_before = self._plies_before
+        else:
+            other._plies_before = self._plies_before + len(self.move_stack)  # the stand-in clock runs on
         return other
 
     def __str__(self) -> str:

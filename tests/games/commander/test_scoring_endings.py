@@ -125,6 +125,13 @@ def test_s12_4_ply_limit_and_no_legal_move_d32_d34():
     board.push(next(iter(board.legal_moves)))
     board.push(next(iter(board.legal_moves)))
     assert board.result().termination is Termination.POINTS
+    assert board.copy(stack=False).result().termination is Termination.POINTS  # the stand-in clock ran out
+    half = Board(ply_limit=2)
+    half.push(next(iter(half.legal_moves)))
+    rest = half.copy(stack=False)
+    assert rest.result() is None
+    rest.push(next(iter(rest.legal_moves)))
+    assert rest.result().termination is Termination.POINTS
     # Every Red turn here boards an HQ that a Blue artillery covers: with the monorepo's safe
     # filter (D1 option) none is left, and D32 ends and scores the game.
     pieces = {"0,2": "C", "1,2": "H", "0,3": "H", "11,6": "c", "3,2": "a", "3,3": "a"}
