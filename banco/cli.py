@@ -445,6 +445,16 @@ def recognize(
             if turned:
                 typer.echo(f"{HOME_PIECES[variant.name]} stand on each other's side as the grid lies: "
                            "read turned half round", err=True)
+        elif corners or calibration_file:
+            from banco.locate import HOME_PIECES, home_score
+
+            if home_score(variant, observation) <= -1.0:
+                # Corners and profiles keep the orientation given (markers fix it themselves): a
+                # doubt about it is said, not acted on.
+                typer.echo(f"warning: {HOME_PIECES[variant.name]} read on each other's side as the "
+                           f"{'profile' if calibration_file else 'corners'} lie: are the corners given from "
+                           f"the first player's side, {variant.geometry.point_name(games.Point(0, 0))} first?",
+                           err=True)
         g = variant.geometry
         # The whole board is read at once, as the set allows (no third horse, no elephant across
         # the river): the classifier confuses glyphs of one colour more than it misses pieces.

@@ -248,6 +248,18 @@ def test_recognize_prints_a_fen_last(tmp_path, start_scene):
     assert len(data["points"]) == 90 and {"class", "confidence", "occluded"} <= set(data["points"][0])
 
 
+def test_recognize_warns_when_the_corners_seem_given_from_the_other_side(tmp_path, start_scene):
+    photo = tmp_path / "start.png"
+    cv2.imwrite(str(photo), start_scene.image)
+    a0, i0, i9, a9 = (f"{x:.1f},{y:.1f}" for x, y in start_scene.calibration.grid_corners_px())
+    turned = banco("recognize", str(photo), "--game", "xiangqi", "--corners", f"{i9} {a9} {a0} {i0}")
+    assert turned.returncode == 0, turned.stderr
+    assert "warning: the generals read on each other's side as the corners lie" in turned.stderr
+    assert "a0 first?" in turned.stderr
+    right = banco("recognize", str(photo), "--game", "xiangqi", "--corners", f"{a0} {i0} {i9} {a9}")
+    assert "each other's side" not in right.stderr
+
+
 def test_recognize_writes_black_to_move_when_the_photo_shows_black_in_check(tmp_path):
     # Red's chariot on e5 checks Black's general: Red cannot be the one to move.
     position = {games.Point(4, 9): "black_general", games.Point(4, 4): "red_chariot", games.Point(3, 0): "red_general"}
