@@ -105,6 +105,10 @@ def test_pages_are_served(client):
     for path in ("/", f"/games/{game_id}", f"/overlay/{game_id}", "/events/1", f"/console/{game_id}",
                  "/static/banco.js", "/static/banco.css"):
         assert client.get(path).status_code == 200, path
+    # A mistyped id is a page that says so, not an empty board that looks like one waiting to start.
+    for path in ("/games/999", "/overlay/999", "/console/999", "/events/999"):
+        missing = client.get(path)
+        assert missing.status_code == 404 and "Không có" in missing.text and "999" in missing.text, path
 
 
 def test_the_api_on_sqlite_and_postgresql(database_url):
