@@ -15,7 +15,7 @@ import typer
 import games
 from banco.sim import sim_app
 from games.base import BancoError
-from games.movetext import RESULTS, is_compact, number_moves, play_movetext, split_movetext
+from games.movetext import RESULTS, is_compact, number_moves, parse_token, play_movetext, split_movetext
 
 # OpenCV's and its FFmpeg's own warnings ("[ WARN:0@0.01] … can't open camera by index", "moov
 # atom not found") would come before the one line banco says for the same trouble; either
@@ -104,7 +104,7 @@ def convert(
     try:
         variant, board = _board(game, fen)
         # Without --from every notation is tried, the default first (Variant.parse_move).
-        parse = variant.notation(from_).parse if from_ else variant.parse_move
+        reader = variant.notation(from_) if from_ else None
         writer = variant.notation(to or None)
         black_first = board.turn is games.BLACK
         first = board.fullmove_number
@@ -112,7 +112,7 @@ def convert(
         for index, token in enumerate(split_movetext(text)):
             side = "White" if board.turn is games.WHITE else "Black"
             try:
-                move = parse(board, token)
+                move = parse_token(variant, reader, board, token)
             except BancoError as error:
                 raise type(error)(
                     f"move {board.fullmove_number} ({side}), token {index + 1} {token!r}: {error}"

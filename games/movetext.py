@@ -60,11 +60,14 @@ def number_moves(tokens: list[str], first_fullmove: int = 1, black_first: bool =
     number = first_fullmove
     white_to_move = not black_first
     for index, token in enumerate(tokens):
+        # A move that starts with a digit (WXF's "77=6") keeps the space: "1.77=6" would read as
+        # the soldier move "1.77" and a stray "=6".
+        gap = " " if token[:1].isdigit() else space
         if white_to_move:
-            parts.append(f"{number}.{space}{token}")
+            parts.append(f"{number}.{gap}{token}")
         else:
             if index == 0:
-                parts.append(f"{number}...{space}{token}")
+                parts.append(f"{number}...{gap}{token}")
             else:
                 parts.append(token)
             number += 1
@@ -87,7 +90,7 @@ def play_movetext(variant, board, text: str, notation: str | None = None) -> lis
         number = board.fullmove_number
         side = "White" if board.turn.value == "w" else "Black"
         try:
-            move = reader.parse(board, token) if reader else variant.parse_move(board, token)
+            move = parse_token(variant, reader, board, token)
             board.push(move)
         except BancoError as error:
             while len(board.move_stack) > start:
@@ -95,3 +98,21 @@ def play_movetext(variant, board, text: str, notation: str | None = None) -> lis
             raise type(error)(f"move {number} ({side}) {token!r}: {error}") from None
         moves.append(move)
     return moves
+
+
+def parse_token(variant, reader, board, token: str):
+    """The move `token` writes, in `reader`'s notation (None: any the game knows); a move
+    annotated as other programs do (``C2.5!``, ``炮二平五?!``) is read without its marks when the
+    notation does not read them itself."""
+    from games.base import BancoError
+
+    def parse(text):
+        return reader.parse(board, text) if reader else variant.parse_move(board, text)
+
+    try:
+        return parse(token)
+    except BancoError:
+        bare = token.rstrip("!?")
+        if not bare or bare == token:
+            raise
+        return parse(bare)

@@ -115,8 +115,11 @@ def read_games(text: str) -> list[Game]:
     """Every game in `text`, in order."""
     if not isinstance(text, str):
         raise PgnError(f"PGN must be text, not {type(text).__name__}")
-    # A file saved with a byte-order mark (as Windows editors write UTF-8) reads as without.
-    return _Reader(text.removeprefix("\ufeff")).games()
+    # A file saved with a byte-order mark (as Windows editors write UTF-8) reads as without, and
+    # one with old Mac line ends (a lone CR) or Windows ones as with Unix ones: a ';' comment ends
+    # with its line, and errors name the right line.
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    return _Reader(text).games()
 
 
 def parse_clock(text: str) -> float:
@@ -234,6 +237,9 @@ class _Reader:
                 if end < 0:
                     break
                 self._advance(end + 1)
+                continue
+            if char == ";":  # a comment to the end of the line: its brackets are words
+                self._skip_line()
                 continue
             depth += {"(": 1, ")": -1}.get(char, 0)
             self._advance(self.pos + 1)

@@ -48,6 +48,17 @@ def test_convert_without_from_detects_each_move():
     assert code == 0 and output.splitlines()[-1] == "1. h2e2 h9g7 2. h0g2 i9h9"
 
 
+def test_convert_reads_moves_marked_good_or_bad_and_writes_compact_wxf_it_reads_back():
+    code, output = banco("convert", "--to", "iccs", "1. C2.5! h9g7?! 2. 马二进三? *")
+    assert code == 0 and output.splitlines()[-1] == "1. h2e2 h9g7 2. h0g2 *", output
+    # Compact numbering, and a WXF tandem-soldier move that starts with a digit: the space stays.
+    fen = "r4k1n1/9/2P4n1/p1P3P1p/2PR2P2/1C7/9/1C1R5/9/4K4 w - - 0 1"
+    code, output = banco("convert", "--from", "vn", "--to", "wxf", "--fen", fen, "1.B7g-6")
+    assert code == 0 and output.splitlines()[-1] == "1. 77=6", output
+    code, output = banco("convert", "--from", "wxf", "--to", "iccs", "--fen", fen, output.splitlines()[-1])
+    assert code == 0 and output.splitlines()[-1] == "1. c6d6", output
+
+
 def test_convert_black_to_move_starts_with_ellipsis():
     fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1"
     code, output = banco("convert", "--from", "iccs", "--to", "vn", "--fen", fen, "h9g7 h0g2 i9h9")

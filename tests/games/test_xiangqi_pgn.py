@@ -96,6 +96,16 @@ def test_several_games_and_variations():
     assert found[1].result == "0-1" and [m.move.iccs() for m in found[1].moves] == ["h2e2", "h9g7"]
 
 
+def test_old_mac_line_ends_and_comments_inside_variations_read_as_written():
+    # Lone CRs end lines (and ';' comments) as LF does; a ';' comment's brackets inside a
+    # variation are words, not the variation's end.
+    text = '[Format "ICCS"]\r\r1. h2e2 h9g7 ; 屏风马\r2. h0g2 (2. b0c2 ; 或(炮8平6\r b9c7) i9h9 *\r'
+    game = read_game(text)
+    assert [m.move.iccs() for m in game.moves] == ["h2e2", "h9g7", "h0g2", "i9h9"]
+    with pytest.raises(PgnError, match="line 4: move 2"):
+        read_game('[Format "ICCS"]\r\r1. h2e2 h9g7\r2. h2e2 *\r')
+
+
 def test_half_point_result_sign():
     assert read_game("1. h2e2 h9g7 ½-½").result == "1/2-1/2"
 
