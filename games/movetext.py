@@ -38,7 +38,7 @@ def split_movetext(text: str) -> list[str]:
         plain = unicodedata.normalize("NFKC", word)
         if _NUMBER.match(plain):
             word = _NUMBER.sub("", plain)
-        if not word:
+        if not word or word.strip(".…") == "":  # "1. ... Mg7": the place of the side that does not move
             continue
         # A Commander Chess split turn may be written with spaces around '/': one token.
         if tokens and (glue or word.startswith("/")):

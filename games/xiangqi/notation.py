@@ -318,6 +318,7 @@ class WxfNotation:
 
     name = "wxf"
     _TOKEN = re.compile(r"([KAEHRCP])?([1-9+\-]{1,2})([+\-=.])([1-9])", re.IGNORECASE)
+    _MARK_FIRST = re.compile(r"^([+\-])([KAEHRCP])([+\-=.][1-9])$", re.IGNORECASE)
 
     def format(self, board: Board, move: Move) -> str:
         rel = _relative_of(board, move)
@@ -337,6 +338,8 @@ class WxfNotation:
 
     def parse(self, board: Board, text: str) -> Move:
         token = _clean(text)
+        # Some programs write the front/rear mark before the letter ("+C.5", "-R+1").
+        token = self._MARK_FIRST.sub(r"\2\1\3", token)
         found = self._TOKEN.fullmatch(token)
         spec = found and self._spec(found)
         if not spec:

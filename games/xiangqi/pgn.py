@@ -37,7 +37,13 @@ FORMATS = {"iccs": "iccs", "wxf": "wxf", "vn-coord": "vn-coord", "vncoord": "vn-
            "vn": "vn", "chinese": "chinese"}
 FORMAT_NAMES = {"iccs": "ICCS", "wxf": "WXF", "vn-coord": "vn-coord", "vn": "vn", "chinese": "Chinese"}
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
-_GAME_NAMES = {"chinese chess", "xiangqi", "co tuong", "cotuong"}
+# The results as other programs and Chinese records write them.
+_RESULT_WORDS = {"½-½": "1/2-1/2", "1–0": "1-0", "0–1": "0-1", "1:0": "1-0", "0:1": "0-1",
+                 "红胜": "1-0", "紅勝": "1-0", "红先胜": "1-0", "紅先勝": "1-0",
+                 "黑胜": "0-1", "黑勝": "0-1", "红负": "0-1", "紅負": "0-1", "红先负": "0-1", "紅先負": "0-1",
+                 "和棋": "1/2-1/2", "和局": "1/2-1/2", "红和": "1/2-1/2", "紅和": "1/2-1/2",
+                 "红先和": "1/2-1/2", "紅先和": "1/2-1/2"}
+_GAME_NAMES = {"chinese chess", "xiangqi", "co tuong", "cotuong", "象棋", "中国象棋", "中國象棋"}
 _FIRST_HEADERS = ("Game", "Event", "Site", "Date", "Round", "Red", "Black", "White", "Result")
 
 
@@ -258,7 +264,9 @@ class _Reader:
             word = unicodedata.normalize("NFKC", word)[number.end():]
             if not word:
                 return
-        word = {"½-½": "1/2-1/2"}.get(word, word)
+        word = _RESULT_WORDS.get(word, word)
+        if word.strip(".…") == "":
+            return  # "1. ... h9g7", "1. …… 马8进7": the place of the side that does not move
         if word in RESULTS:
             self.game.result = word
             self.finished = True
@@ -311,7 +319,7 @@ class _Reader:
             if self.board is None:
                 self._board()  # check the headers of a game without moves
             if not self.finished and "Result" in self.game.headers:
-                self.game.result = self.game.headers["Result"]
+                self.game.result = _RESULT_WORDS.get(self.game.headers["Result"], self.game.headers["Result"])
             if self.game.result not in RESULTS:
                 raise self._error(f"result {self.game.result!r} is not one of {', '.join(RESULTS)}",
                                   self.header_lines.get("Result"))

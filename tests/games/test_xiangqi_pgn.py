@@ -106,6 +106,19 @@ def test_old_mac_line_ends_and_comments_inside_variations_read_as_written():
         read_game('[Format "ICCS"]\r\r1. h2e2 h9g7\r2. h2e2 *\r')
 
 
+def test_records_as_chinese_programs_write_them():
+    # Chinese results and game names, the placeholder of the side that does not move, and WXF's
+    # front/rear mark before the letter.
+    game = read_game('[Game "中国象棋"]\n[Result "红胜"]\n\n1. 炮二平五 马８进７ 2. 马二进三')
+    assert game.result == "1-0" and len(game.moves) == 3
+    black_first = '[FEN "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1"]\n\n'
+    game = read_game(black_first + "1. …… 马8进7 2. 马二进三 黑胜")
+    assert game.result == "0-1" and [m.move.iccs() for m in game.moves] == ["h9g7", "h0g2"]
+    assert read_game(black_first + "1. ... h9g7 和棋").result == "1/2-1/2"
+    game = read_game('[Format "WXF"]\n[FEN "4k4/9/9/9/2C6/9/9/2C6/9/3K5 w - - 0 1"]\n\n1. +C.5 *')
+    assert game.moves[0].move.iccs() == "c5e5"
+
+
 def test_half_point_result_sign():
     assert read_game("1. h2e2 h9g7 ½-½").result == "1/2-1/2"
 
