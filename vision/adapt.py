@@ -53,6 +53,12 @@ AUGMENTED_COPIES = 8
 # photo under a slightly-off calibration (`benchmarks/adapt.py` prints each start photo's
 # agreement); an empty board or the sides swapped agree far less.
 START_AGREEMENT = 0.5
+# A start piece the model reads as an empty point this surely is a piece missing from the photo:
+# emptiness is what even an unadapted model reads best. More such points than this share of the
+# start's pieces (at least two) mean a photo of another position, whose labels would teach the
+# set's templates empty board.
+MISSING_SURE = 0.9
+MISSING_SHARE = 0.1
 
 # Components: prototypes and head work on the classifier's features, templates on the pixels.
 COMPONENTS = ("prototypes", "head", "templates")
@@ -484,8 +490,21 @@ def check_start_position(game: str, classes: Sequence[str], samples: Samples, ph
                 f"position: only {agree:.0%} of the "
                 f"points where it or the start FEN has a piece agree on empty / {first} / {second} (at least "
                 f"{START_AGREEMENT:.0%} expected){hint}")
+        missing = _missing_pieces(classes, samples.probabilities[rows], samples.labels[rows])
+        pieces = int((samples.labels[rows] != list(classes).index(EMPTY)).sum())
+        if missing > max(2, MISSING_SHARE * pieces):
+            raise NotStartPositionError(
+                f"{names[number] if names else f'photo {number + 1}'} does not look like the {game} start "
+                f"position: {missing} of the {pieces} points where it has a piece read as empty (at most "
+                f"{max(2, int(MISSING_SHARE * pieces))} expected): are all the pieces set up?")
         agreements.append(agree)
     return agreements
+
+
+def _missing_pieces(classes: Sequence[str], probabilities: np.ndarray, labels: np.ndarray) -> int:
+    """How many points the start FEN puts a piece on the model reads as surely empty."""
+    empty = list(classes).index(EMPTY)
+    return int(((labels != empty) & (probabilities[:, empty] >= MISSING_SURE)).sum())
 
 
 # ---------------------------------------------------------------------------- fitting
