@@ -91,7 +91,7 @@ class Variant:
         A notation that reads the text as two or more legal moves stops the search: its doubt is
         the answer (`AmbiguousMoveError`), not another notation's reading of the same text."""
         order = [self.default_notation] + [n for n in self.notations if n != self.default_notation]
-        first_error: NotationError | None = None
+        errors: dict[str, NotationError] = {}
         illegal: IllegalMoveError | None = None
         for key in order:
             try:
@@ -103,11 +103,14 @@ class Variant:
             except AmbiguousMoveError:
                 raise
             except NotationError as error:
-                first_error = first_error or error
+                errors[key] = error
         if illegal is not None:
             raise illegal
-        raise NotationError(
-            f"{text!r} is not a move in any notation of {self.name} ({first_error})") from first_error
+        # The reason of the notation the text is written in, when its characters say which (a
+        # Chinese move misread is better explained by the Chinese notation than by the default).
+        written_in = "chinese" if any("\u4e00" <= c <= "\u9fff" for c in text) else None
+        reason = errors.get(written_in) or next(iter(errors.values()), None)
+        raise NotationError(f"{text!r} is not a move in any notation of {self.name} ({reason})") from reason
 
 
 # The module of each game; it defines VARIANT. Imported on first use.

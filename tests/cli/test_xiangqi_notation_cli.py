@@ -94,3 +94,8 @@ def test_replay_replays_the_sample_game():
 def test_convert_keeps_the_inputs_result():
     code, output = banco("convert", "--to", "iccs", "1. Phe2 Mg7 2. Pb1 1-0")
     assert code == 0 and output.splitlines()[-1] == "1. h2e2 h9g7 2. b2b1 1-0", output
+
+
+def test_a_chinese_move_no_notation_reads_is_explained_by_the_chinese_notation():
+    code, output = banco("convert", "--to", "iccs", "1. 炮二平十")
+    assert code != 0 and "is not a Chinese move (like 炮二平五" in output, output
