@@ -203,6 +203,9 @@ class MoveTracker:
         self._gate_prev: np.ndarray | None = None
         self._make_gate(calibration)
         self.hand = False
+        # After a referee's correction the board may still show what the record no longer holds
+        # (a move taken back): nothing is committed until a hand has moved over the board again.
+        self._hold_for_hand = False
         self.last_motion = -1e9
         self._settled = True
         self._settle = _Settle()
@@ -249,6 +252,7 @@ class MoveTracker:
         moving = self._motion(frame)
         if moving:
             self.last_motion = timestamp
+            self._hold_for_hand = False
             if not self.hand:
                 self.hand = True
                 out.append(ev.HandOn(timestamp))
@@ -334,8 +338,11 @@ class MoveTracker:
         return []
 
     def reset(self, board: Board) -> None:
-        """The record changed outside the camera (a referee's correction): track from `board`."""
+        """The record changed outside the camera (a referee's correction): track from `board`.
+        What the board shows now is not committed before a hand moves over it again: a move the
+        referee took back is still on it until the players take it back too."""
         self.board = board.copy()
+        self._hold_for_hand = True
         self.started = True
         self._tentative = None
         self._waited = []
@@ -859,7 +866,7 @@ class MoveTracker:
             self._suspect |= {self._row_of[p] for p in verdict.changed}
         tentative, self._tentative = self._tentative, None
         if verdict.status == "commit":
-            if not allow_commit:
+            if not allow_commit or self._hold_for_hand:
                 return []
             self._seen_order_first(verdict)
             named = tuple(str(m) for m in verdict.moves)

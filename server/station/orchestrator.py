@@ -847,7 +847,23 @@ class Station:
         elif snapshot.get("fen") != self.board.fen() or snapshot.get("ply") != len(self.board.move_stack):
             self._note("referee", f"the record changed (revision {snapshot.get('revision')}); tracking from it")
             await self._resync()
+        self._follow_record_clock(snapshot)
         self._show_leds()
+
+    def _follow_record_clock(self, snapshot: dict[str, Any]) -> None:
+        """A change the station did not make (a takeback, a resolved doubt, the referee's clock
+        adjustment) sets the clock as the record now has it: the times, and the side to move
+        running. The station's own moves never come here (their seq is its own)."""
+        clocks = snapshot.get("clocks") or {}
+        if self.time_control is None or self._result != "*" or clocks.get("white_ms") is None:
+            return
+        wanted = Color(clocks["running"]) if clocks.get("running") else None
+        times = self.clock.times(self._now_ms())
+        if times == (clocks["white_ms"], clocks["black_ms"]) and self.clock.running is wanted:
+            return
+        self._set_clock(snapshot)
+        self._note("clock", f"set as the record has it (revision {snapshot.get('revision')}): "
+                            f"{_clock_text(clocks['white_ms'])} – {_clock_text(clocks['black_ms'])}")
 
     async def _resync(self) -> None:
         """Take the record's moves as the truth (a referee correction, a refused move)."""
@@ -1002,4 +1018,9 @@ def _outcome_of(snapshot: dict[str, Any]) -> Outcome | None:
 def _minutes(ms: int) -> str:
     """``15:00`` for 900000 ms: minutes and seconds, as a clock shows them."""
     seconds = round(ms / 1000)
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def _clock_text(ms: int) -> str:
+    seconds = max(0, ms) // 1000
     return f"{seconds // 60}:{seconds % 60:02d}"

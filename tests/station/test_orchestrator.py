@@ -259,6 +259,37 @@ def test_a_referee_correction_resets_the_tracker_to_the_record(app, make_game):
     assert any(event["kind"] == "referee" for event in report.events)
 
 
+def test_after_a_takeback_the_stations_clock_runs_for_the_side_to_move_from_the_records_times(app, make_game):
+    control = TimeControl.parse("15+10")
+    game_id = make_game(control=control)
+    box, seen = [], {}
+
+    def take_back(index, timestamp):
+        station = box[0]
+        if index == 40:  # four moves made (frames 5-35): the referee takes Black's back
+            snapshot = app.state.recorder.correct(game_id, "takeback", reason="touch-move")
+            seen["record"] = snapshot["clocks"]
+            station._loop.call_soon_threadsafe(app.state.hub.publish, snapshot)
+        if index == 55:
+            seen["station"] = (station.clock.running, station.clock.times())
+
+    def make_station():
+        def make_tracker(board):
+            return ScriptedTracker("xiangqi", board, script(OPENING[:4]))
+
+        station = Station(EmbeddedTarget(app, game_id), frames(60, pace=0.01), make_tracker, time_control=control,
+                          on_frame=take_back, exit_at_end=True)
+        box.append(station)
+        return station
+
+    report = asyncio.run(run_headless(app, make_station))
+    assert seen["record"]["running"] == "b"
+    running, (white, black) = seen["station"]
+    assert running is games.base.Color.BLACK and white == seen["record"]["white_ms"]
+    assert 0 <= seen["record"]["black_ms"] - black <= 1_500  # Black's clock runs from the record's reading
+    assert any(event["kind"] == "clock" and "set as the record has it" in event["text"] for event in report.events)
+
+
 def test_a_flag_ends_a_xiangqi_game_as_a_time_forfeit(app, make_game):
     control = TimeControl.parse("0.05+0")  # 3 s each, sudden death
     game_id = make_game(control=control)

@@ -180,6 +180,24 @@ def test_reset_tracks_from_the_referees_position():
     assert [str(m) for e in events if isinstance(e, ev.MoveCommitted) for m in e.moves] == ["h9g7"]
 
 
+def test_a_move_the_referee_took_back_is_not_committed_again_before_a_hand_moves():
+    camera, tracker, t = _setup()
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _move(camera, "h2e2")
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    assert _committed(events) == ["h2e2"]
+    # The referee takes h2e2 back; the board still shows it, and nobody touches it for seconds.
+    tracker.reset(games.get("xiangqi").board())
+    events, t = _play(tracker, camera, 6.0, t, hand=False)
+    assert _committed(events) == []
+    # The players put the cannon back and play another move: that one is recorded.
+    camera.board = games.get("xiangqi").board()
+    _, t = _play(tracker, camera, 0.5, t, hand=True)
+    _move(camera, "b2e2")
+    events, t = _play(tracker, camera, 1.0, t, hand=False)
+    assert _committed(events) == ["b2e2"]
+
+
 def test_commander_illegal_crossing_put_back_becomes_the_penalty_turn():
     from games.commander import terrain as tr
     from games.commander.pieces import RED, Kind, Piece
