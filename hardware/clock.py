@@ -29,6 +29,9 @@ from dataclasses import dataclass, field
 from games.base import BLACK, WHITE, BancoError, Color, Outcome, Termination
 
 
+MAX_MS = 2**31 - 1
+
+
 class ClockError(BancoError):
     """A time control or clock action that cannot be accepted."""
 
@@ -54,6 +57,9 @@ class TimeControl:
             raise ClockError(f"base time must be positive, not {self.base_ms} ms")
         if self.increment_ms < 0 or self.delay_ms < 0:
             raise ClockError("increment and delay must not be negative")
+        for what, value in (("base time", self.base_ms), ("increment", self.increment_ms), ("delay", self.delay_ms)):
+            if value > MAX_MS:  # the protocol's times are whole milliseconds, 0-2147483647 (PROTOCOL.md §6.1)
+                raise ClockError(f"{what} {value} ms is more than a clock can hold ({MAX_MS} ms, about 24 days)")
         if self.mode is Mode.FISCHER and self.delay_ms:
             raise ClockError("a Fischer control has an increment, not a delay")
         if self.mode in (Mode.BRONSTEIN, Mode.DELAY) and self.increment_ms:

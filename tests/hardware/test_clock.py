@@ -41,6 +41,11 @@ def test_parse_delays_and_errors():
         TimeControl.parse("fast")
     with pytest.raises(ClockError, match="positive"):
         TimeControl.parse("0+5")
+    # The protocol carries whole milliseconds up to 2147483647 (PROTOCOL.md §6.1): more is refused here.
+    with pytest.raises(ClockError, match="base time 2400000000 ms is more than a clock can hold"):
+        TimeControl.parse("40000+0")
+    with pytest.raises(ClockError, match="increment"):
+        TimeControl.parse("15+1000000000")
     assert issubclass(ClockError, ValueError)
 
 
