@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 
 from games.base import BLACK, WHITE, BancoError, Color, Outcome, Termination
 
-
 MAX_MS = 2**31 - 1
 
 
