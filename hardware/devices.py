@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 
 from games.base import BLACK, WHITE, Color
-from hardware.clock import ChessClock, ClockError, FlagEvent, TimeControl
+from hardware.clock import ChessClock, ClockError, FlagEvent, PressResult, TimeControl
 from hardware.events import (
     ClockPress,
     CommandLost,
@@ -201,6 +201,18 @@ class SerialClock(_Device):
         with self._lock:
             self._need_mirror().adjust(white_ms, black_ms, self.now_ms(), reason, by)
             self.link.send(ClockAdjust(white_ms, black_ms))
+
+    def press_on_host(self, side: Color) -> PressResult | None:
+        """While the device cannot hear it (unplugged): `side`'s press on the host's mirror, the
+        increment or delay as the control gives it; a reconnection sends the times back."""
+        with self._lock:
+            return None if self.mirror is None else self.mirror.press(side, self.now_ms())
+
+    def flag_on_host(self) -> FlagEvent | None:
+        """While the device cannot say FLAG (unplugged): the running side's flag, if its time ran
+        out on the host's mirror."""
+        with self._lock:
+            return None if self.mirror is None else self.mirror.check_flag(self.now_ms())
 
     def times(self) -> tuple[int, int] | None:
         """The host's view of both clocks now."""

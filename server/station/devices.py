@@ -138,6 +138,16 @@ class DeviceClock(NullClock):
     def start(self, side: Color, at_ms: int) -> None:
         self.device.start(side)
 
+    def press(self, side: Color, at_ms: int) -> PressResult | None:
+        """A plugged clock's presses come from the device. While it is unplugged the host's
+        mirror of it is pressed for the player when the move is committed, the increment or
+        delay as the control gives it; the device gets the times back when it returns."""
+        return None if self.connected() else self.device.press_on_host(side)
+
+    def check_flag(self, at_ms: int):
+        """A plugged clock says FLAG itself; an unplugged one's time still runs out, on the mirror."""
+        return None if self.connected() else self.device.flag_on_host()
+
     def switch(self, side: Color) -> None:
         times = self.device.times()
         if times is None:

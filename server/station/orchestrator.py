@@ -506,7 +506,7 @@ class Station:
             last = index == len(moves) - 1
             if press is not None:
                 self._store(text, press.white_ms, press.black_ms, evidence_id)
-            elif self.clock.has_presses and self.clock.running is not None and last:
+            elif self.clock.has_presses and self.clock.connected() and self.clock.running is not None and last:
                 # Wait for the press that completes it, even if the clock already runs for the
                 # other side: the device has taken the press and its event is on its way here.
                 self._pending = _Pending(text, side, timestamp, time.monotonic(), evidence_id)

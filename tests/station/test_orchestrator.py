@@ -196,6 +196,29 @@ def test_unplugged_clock_and_led_board_come_back_and_no_move_is_lost(app, make_g
     assert stored(app, game_id)[-1][1:] == (last.white_ms, last.black_ms)
 
 
+def test_a_clock_unplugged_for_good_still_gives_the_increment_and_its_flag_still_falls(app, make_game):
+    game_id = make_game(control=TimeControl.parse("15+10"))
+
+    def unplug(station, index):
+        if index == 22:
+            station.clock.simulator.unplug()
+
+    report, station, _ = run_with_devices(app, game_id, OPENING, extra=unplug)
+    rows = stored(app, game_id)
+    assert [text for text, _, _ in rows] == OPENING
+    # Moves 3-6 were stored with the clock unplugged: each mover still gained the 10 s (less the
+    # half second or so its move took), and was not charged a wait for a press that cannot come.
+    for ply in range(3, 7):
+        mover = 1 if ply % 2 else 2
+        assert rows[ply - 1][mover] - rows[ply - 2][mover] > 9_000, (ply, rows)
+
+    flagged = make_game(control=TimeControl.parse("0.05+0"))  # 3 s a side
+    report, station, _ = run_with_devices(app, flagged, OPENING[:3], extra=unplug, count=120, control="0.05+0")
+    snapshot = app.state.recorder.snapshot(flagged)
+    assert (snapshot["result"], snapshot["termination"]) == ("1-0", "time forfeit"), snapshot["result"]
+    assert any(event["kind"] == "flag" for event in report.events)
+
+
 def test_the_camera_stops_for_five_seconds_and_the_missed_moves_are_recovered(app, make_game):
     game_id = make_game()
     from tests.station.doubles import CameraBack, CameraLost
