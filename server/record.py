@@ -567,6 +567,12 @@ class Recorder:
             state.row.termination = None if result == "*" else (termination or Termination.ARBITER.value)
             if result != "*":
                 self._stop_clock(state)
+                if state.row.termination == Termination.TIME_FORFEIT.value and state.clock.white_ms is not None:
+                    # A flag fell: the loser's clock reads zero, not what the server's count says.
+                    if result == "1-0":
+                        state.clock.black_ms = 0
+                    elif result == "0-1":
+                        state.clock.white_ms = 0
             if state.clock.white_ms is not None:
                 # The times as the result stopped them (a game taken up again stays stopped until
                 # its next move): a restarted server reads them back from here (`_load`).

@@ -323,6 +323,9 @@ def test_a_flag_ends_a_xiangqi_game_as_a_time_forfeit(app, make_game):
     audit = app.state.recorder.audit(game_id)
     assert audit[-1].kind == "result" and audit[-1].reason == "black's flag fell"
     assert app.state.stations.get(game_id)["clock"]["running"] is None  # the clock stopped with the game
+    # The record shows the flag: Black's clock at zero, on the snapshot and on the result's revision.
+    assert snapshot["clocks"]["black_ms"] == 0 and audit[-1].black_ms == 0
+    assert snapshot["clocks"]["white_ms"] > 0
 
 
 def test_a_flag_in_commander_chess_lets_the_points_decide(app, make_game):
