@@ -85,6 +85,7 @@ class FrameSource:
         self.clock = clock
         self._events: list = []
         self._lock = threading.Lock()
+        self._said_lost = False  # CameraLost said and no CameraBack since: by the grabber or the stall watch
         self._newest: tuple[np.ndarray, float] | None = None
         self._fresh = threading.Condition(self._lock)
         self._stop = threading.Event()
@@ -112,6 +113,20 @@ class FrameSource:
             self.frame_size = None  # a live source's frames are seen as they come
 
     # ------------------------------------------------------------------ events
+    def _lost(self, why: str) -> None:
+        with self._lock:
+            if self._said_lost:
+                return
+            self._said_lost = True
+        self._say(CameraLost(self.clock(), self.name, why))
+
+    def _back(self, stamp: float) -> None:
+        with self._lock:
+            if not self._said_lost:
+                return
+            self._said_lost = False
+        self._say(CameraBack(stamp, self.name))
+
     def _say(self, event) -> None:
         with self._lock:
             self._events.append(event)
@@ -180,7 +195,7 @@ class FrameSource:
                 if lost:
                     lost = False
                     attempt = 0
-                    self._say(CameraBack(stamp, self.name))
+                    self._back(stamp)
                 with self._fresh:
                     if self._newest is not None:
                         self.dropped += 1
@@ -191,7 +206,7 @@ class FrameSource:
             capture = None
             if not lost:
                 lost = True
-                self._say(CameraLost(self.clock(), self.name, "no frame from the source"))
+                self._lost("no frame from the source")
                 with self._fresh:
                     self._fresh.notify_all()
             if not self.reconnect:
@@ -224,7 +239,11 @@ class FrameSource:
                 if item is None:
                     if self._thread is None or not self._thread.is_alive():
                         return
+                    # The source gives nothing, and no error either (a network camera whose read
+                    # hangs): it has dropped out all the same (STALL_S).
+                    self._lost(f"no frame for {self.stall_s:g} s")
                     continue
+                self._back(item[1])
                 yield item
         finally:
             self.close()

@@ -82,6 +82,47 @@ def test_a_live_source_that_drops_out_reconnects_and_says_so(tmp_path):
     assert frames == sorted(frames)  # monotonic clock stamps
 
 
+class _HangingCapture:
+    """A network camera whose read blocks after a few frames (no error, no frame), then resumes."""
+
+    def __init__(self, clip: Path, good: int, hang_s: float) -> None:
+        self.capture, self.good, self.hang_s, self.reads = cv2.VideoCapture(str(clip)), good, hang_s, 0
+
+    def isOpened(self):  # noqa: N802 - OpenCV's name
+        return True
+
+    def read(self):
+        import time
+
+        self.reads += 1
+        if self.reads == self.good + 1:
+            time.sleep(self.hang_s)
+        ok, frame = self.capture.read()
+        if not ok:  # loop the clip: the camera goes on
+            self.capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
+            ok, frame = self.capture.read()
+        return ok, frame
+
+    def release(self):
+        self.capture.release()
+
+
+def test_a_live_source_whose_read_hangs_is_said_lost_and_back(tmp_path):
+    clip = _write_video(tmp_path / "stream.avi", 10)
+    source = FrameSource("rtsp://camera/stream", opener=lambda target: _HangingCapture(clip, 5, 1.0), stall_s=0.3)
+    events, frames = [], 0
+    for _frame, _stamp in source:
+        frames += 1
+        events.extend(source.drain_events())
+        if frames >= 10:
+            break
+    source.close()
+    events.extend(source.drain_events())
+    kinds = [type(e) for e in events]
+    assert kinds[:2] == [CameraLost, CameraBack], kinds
+    assert "no frame for 0.3 s" in events[0].reason
+
+
 def test_a_live_source_keeps_only_the_newest_frame(tmp_path):
     clip = _write_video(tmp_path / "fast.avi", 40)
     source = FrameSource("rtsp://camera/fast", opener=lambda t: cv2.VideoCapture(str(clip)), reconnect=False)
