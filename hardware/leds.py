@@ -143,11 +143,15 @@ def targets_of(board, point: Point) -> tuple[frozenset[Point], frozenset[Point]]
 
 
 def general_of(board, color: Color) -> Point | None:
-    """Where `color`'s general (Xiangqi `king`) or commander stands, if the board can say."""
+    """Where `color`'s general (Xiangqi `king`) or commander stands, if the board can say; in
+    Cờ Toán the 0, whose capture ends the game."""
     for name in ("king", "commander", "general"):
         finder = getattr(board, name, None)
         if callable(finder):
             return finder(color)
+    find = getattr(board, "find", None)  # Cờ Toán: `find(value, color)`
+    if callable(find):
+        return find(0, color)
     square_of = getattr(board, "commander_square", None)  # Commander Chess: a square index, carried or not
     if callable(square_of):
         from games.commander.terrain import to_point

@@ -120,6 +120,20 @@ def drgb_packet(rgb: bytes, timeout_s: int = 2) -> bytes:
     return bytes([2, max(1, min(timeout_s, 255))]) + rgb
 
 
+def udp_address(target: str) -> tuple[str, int]:
+    """(host, port) of ``udp://host[:port]``; a `ValueError` naming what is wrong otherwise.
+
+    >>> udp_address("udp://192.168.1.50"), udp_address("udp://wled.local:4048")
+    (('192.168.1.50', 21324), ('wled.local', 4048))
+    """
+    host, colon, port = target[len("udp://"):].partition(":")
+    if not host:
+        raise ValueError(f"{target!r} names no host: give udp://HOST[:PORT], e.g. udp://192.168.1.50")
+    if colon and not (port.isdigit() and 1 <= int(port) <= 65535):
+        raise ValueError(f"{target!r}: the port {port!r} is not a number from 1 to 65535")
+    return host, int(port) if colon else WLED_UDP_PORT
+
+
 class StripDriver:
     """Keeps a strip showing the current frame: 20 updates a second while something blinks
     or pulses, otherwise once a second so WLED stays in real-time mode.
@@ -132,6 +146,7 @@ class StripDriver:
                  resend_s: float = 1.0, frame_s: float = 0.05,
                  monotonic: Callable[[], float] = time.monotonic) -> None:
         self.target = target
+        self._address = udp_address(target) if target.startswith("udp://") else None
         self.layout = layout
         self.resend_s = resend_s
         self.frame_s = frame_s
@@ -163,9 +178,8 @@ class StripDriver:
         self._close()
 
     def _open(self) -> None:
-        if self.target.startswith("udp://"):
-            host, _, port = self.target[len("udp://"):].partition(":")
-            address = (host, int(port or WLED_UDP_PORT))
+        if self._address is not None:
+            address = self._address
             sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
             self._sink = lambda rgb: sock.sendto(drgb_packet(rgb), address)
             self._close = sock.close

@@ -284,7 +284,13 @@ def open_leds(spec: str | None, sink: Sink, grid: tuple[int, int], **link_option
         target = spec[len("wled:"):]
         if not target:
             raise DeviceSpecError("--leds wled: needs a target, e.g. wled:udp://192.168.1.50 or wled:/dev/ttyUSB0")
-        return StripLeds(target, grid)
+        if "://" in target and not target.startswith(("udp://", "socket://", "rfc2217://", "loop://")):
+            raise DeviceSpecError(f"--leds wled:{target}: a strip is reached by udp://HOST[:PORT] (WLED) or a "
+                                  "serial port (Adalight), e.g. wled:udp://192.168.1.50 or wled:/dev/ttyUSB0")
+        try:
+            return StripLeds(target, grid)
+        except ValueError as error:
+            raise DeviceSpecError(f"--leds wled:{target}: {error}") from None
     return BoardLeds(spec, sink, **link_options)
 
 

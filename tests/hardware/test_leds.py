@@ -115,3 +115,25 @@ def test_a_draw_or_a_game_without_generals_lights_the_board():
         Point(4, 0): leds.DRAW, Point(4, 9): leds.DRAW}
     whole = leds.game_end(Outcome(Termination.ZERO_CAPTURED, BLACK), {}, (9, 11))
     assert len(whole) == 99 and set(whole.values()) == {leds.WINNER}
+
+
+def test_cotoan_lights_its_0s_as_generals_in_check_and_at_the_end():
+    """Cờ Toán's 0 is what its game is won by: it blinks when it could be taken, and the end
+    shows the winner's 0 green instead of lighting the whole board."""
+    from banco.demo import demo_game
+
+    variant = games.get("cotoan")
+    board = variant.board()
+    seen_check = False
+    for text in demo_game("cotoan").moves:
+        board.push(variant.parse_move(board, text))
+        if board.is_check() and board.outcome() is None:
+            zero = board.find(0, board.turn)
+            assert leds.frame_for(variant.geometry, leds.state_of(board)).cell(*zero) == leds.CHECK
+            seen_check = True
+    assert seen_check
+    outcome = board.outcome()
+    frame = leds.frame_for(variant.geometry, leds.state_of(board))
+    winner_zero = board.find(0, outcome.winner)
+    assert frame.cell(*winner_zero) == leds.WINNER
+    assert sum(frame.cell(f, r) == leds.WINNER for f in range(9) for r in range(11)) == 1

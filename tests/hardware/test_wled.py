@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import socket
 import threading
 import time
@@ -91,3 +92,14 @@ def test_the_driver_keeps_sending_an_unchanged_frame():
     finally:
         driver.stop()
         server.close()
+
+
+def test_a_malformed_udp_target_is_refused_at_once_in_one_line():
+    from server.station.devices import DeviceSpecError, open_leds
+
+    for spec, words in (("wled:udp://127.0.0.1:abc", "the port 'abc' is not a number from 1 to 65535"),
+                        ("wled:udp://127.0.0.1:99999", "the port '99999'"),
+                        ("wled:udp://", "names no host"),
+                        ("wled:http://x", "a strip is reached by udp://HOST[:PORT] (WLED) or a serial port")):
+        with pytest.raises(DeviceSpecError, match=re.escape(words)):
+            open_leds(spec, lambda event: None, (9, 10))
