@@ -147,6 +147,7 @@ class StripDriver:
                  monotonic: Callable[[], float] = time.monotonic) -> None:
         self.target = target
         self._address = udp_address(target) if target.startswith("udp://") else None
+        self._last_error: str | None = None
         self.layout = layout
         self.resend_s = resend_s
         self.frame_s = frame_s
@@ -187,7 +188,8 @@ class StripDriver:
             handle = serial.serial_for_url(self.target, baudrate=self._baudrate, write_timeout=1.0)
             self._sink = lambda rgb: handle.write(adalight_packet(rgb))
             self._close = handle.close
-        log.info("strip: sending to %s (%d LEDs)", self.target, self.layout.count)
+        if self._last_error is None:
+            log.info("strip: sending to %s (%d LEDs)", self.target, self.layout.count)
 
     def _run(self) -> None:
         last = -1e9
@@ -203,8 +205,13 @@ class StripDriver:
                     self._open()
                 self._sink(rgb_at(self._frame, self.layout, int(self._now() * 1000), self.brightness))
                 self.sent += 1
+                if self._last_error is not None:
+                    log.info("strip: %s: sending again", self.target)
+                    self._last_error = None
             except (OSError, serial.SerialException) as error:
-                log.warning("strip: %s: %s; retrying", self.target, error)
+                if str(error) != self._last_error:  # one line per change of state (PROTOCOL.md §7)
+                    log.warning("strip: %s: %s; retrying every second", self.target, error)
+                    self._last_error = str(error)
                 self._close()
                 self._sink = None
                 self._stop.wait(1.0)

@@ -103,3 +103,18 @@ def test_a_malformed_udp_target_is_refused_at_once_in_one_line():
                         ("wled:http://x", "a strip is reached by udp://HOST[:PORT] (WLED) or a serial port")):
         with pytest.raises(DeviceSpecError, match=re.escape(words)):
             open_leds(spec, lambda event: None, (9, 10))
+
+
+def test_an_unreachable_strip_is_said_once_not_every_retry(tmp_path, caplog):
+    import logging
+
+    layout = StripLayout(9, 10)
+    driver = StripDriver(str(tmp_path / "no-such-port"), layout, resend_s=0.2).start()
+    try:
+        with caplog.at_level(logging.INFO, logger="banco.hardware"):
+            driver.show(leds.render((9, 10), leds.last_move(Point(7, 2), Point(4, 2))))
+            time.sleep(2.6)  # three tries, one a second
+    finally:
+        driver.stop()
+    warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1 and "retrying every second" in warnings[0].getMessage()
