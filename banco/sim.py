@@ -74,14 +74,27 @@ def _clock_view(simulator: Simulator) -> Panel:
     return Panel(table, title=f"banco clock — {simulator.path} ({status})", subtitle="q quits")
 
 
+def _rank_names(grid: tuple[int, int]):
+    """Each rank as the game whose board has `grid` names it (Cờ Tướng from 0, the others from 1)."""
+    game = next((name for name, size in GRIDS.items() if size == tuple(grid)), None)
+    if game is None:
+        return str
+    import games
+    from games.base import Point
+
+    geometry = games.get(game).geometry
+    return lambda rank: geometry.point_name(Point(0, rank))[1:]
+
+
 def _leds_view(simulator: Simulator) -> Panel:
     device = simulator.device
     files, ranks = device.grid
     now = int(time.monotonic() * 1000)
     scale = device.brightness / 255
     lines = []
+    rank_name = _rank_names(device.grid)
     for rank in reversed(range(ranks)):  # Black's side on top, as the board is seen by White
-        line = Text(f"{rank:>2} ")
+        line = Text(f"{rank_name(rank):>2} ")
         for file in range(files):
             cell = device.cell(file, rank)
             level = pattern_level(cell.pattern, now) * scale if cell.pattern is not Pattern.OFF else 0.0

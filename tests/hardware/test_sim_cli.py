@@ -102,3 +102,7 @@ def test_the_terminal_views_show_the_device_state(tmp_path):
     text = _draw(_leds_view, board)
     assert text.count("●") == 2 and "frames 1" in text
     assert text.index(" 9 ") < text.index(" 0 ")  # Black's far rank drawn on top
+    # A Cờ Toán board's rows are named as the game names them: a1 is on row 1, not 0.
+    cotoan = Simulator(lambda: VirtualDevice("leds", grid=(9, 11)), PtyEndpoint())
+    rows = [line.strip("│ ").split(" ")[0] for line in _draw(_leds_view, cotoan).splitlines()[1:12]]
+    assert rows == [str(rank) for rank in range(11, 0, -1)]
