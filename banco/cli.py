@@ -331,11 +331,12 @@ def serve(
 
     try:
         settings = Settings.from_env(database_url=database, referee_token=referee_token)
+        app = create_app(settings)
     except ValueError as error:
         fail(str(error))
     if settings.token_generated:
         typer.echo(f"referee token: {settings.referee_token}", err=True)
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
+    uvicorn.run(app, host=host, port=port, log_level="warning")
 
 
 def _grid_side_down(variant, cal, frame, start: bool):

@@ -100,7 +100,8 @@ def watch(
     white: Annotated[str, typer.Option(help="Red/White player's name")] = "",
     black: Annotated[str, typer.Option(help="Black/Blue player's name")] = "",
     host: Annotated[str, typer.Option(help="embedded server: address to listen on")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(min=1, max=65535, help="embedded server: port")] = 8000,
+    port: Annotated[int, typer.Option(min=1, max=65535, help="embedded server: port (another free one if "
+                                                             "taken, said on stderr)")] = 8000,
     database: Annotated[str | None, typer.Option(help="embedded server: SQLAlchemy URL (default: SQLite file)")]
     = None,
 ) -> None:
@@ -114,6 +115,8 @@ def watch(
     from vision.tracker import MoveTracker
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
+    for chatty in ("alembic", "httpx", "httpcore"):  # their INFO lines would come before a one-line error
+        logging.getLogger(chatty).setLevel(logging.WARNING)
     app = settings = None
     try:
         variant = games.get(game)
@@ -130,11 +133,13 @@ def watch(
             typer.echo(f"warning: {warning}", err=True)
         detector = Detector(variant.name, cal, adaptation=load_for_profile(calibration) if calibration else None)
         if not server:
+            wanted, port = port, free_port(host, port)  # before the game: a failed start leaves no empty game
+            if port != wanted:
+                typer.echo(f"port {wanted} is taken: serving on {port}", err=True)
             if game_id is None:  # opened once the board is found: a failed start leaves no empty game
                 from server.station.embedded import open_game
 
                 game_id, _key = open_game(app.state.recorder, variant.name, white=white, black=black, control=control)
-            port = free_port(host, port)
     except (ValueError, OSError) as error:
         _fail(str(error))
 
@@ -163,19 +168,24 @@ def watch(
                     await target.find_game()
                 snapshot = await target.snapshot()
                 if snapshot["variant"] != variant.name:
-                    raise BancoError(f"game {target.game_id} on {server} is {snapshot['variant']}, "
+                    raise BancoError(f"game {target.game_id} on {target.url} is {snapshot['variant']}, "
                                      f"not {variant.name}")
-                refuse_mode_mismatch(variant.name, snapshot["fen"], control, f"game {target.game_id} on {server}")
-                typer.echo(f"recording game {target.game_id} on {server}/games/{target.game_id}")
+                refuse_mode_mismatch(variant.name, snapshot["fen"], control, f"game {target.game_id} on {target.url}")
+                # The key must let this station write this game (its board's key): asked now, not
+                # at the first move, which would be lost.
+                await target.status({"station": f"watch-{variant.name}", "camera": "starting"})
+                typer.echo(f"recording game {target.game_id} on {target.url}/games/{target.game_id}")
                 await make_station(target).run()
             finally:
                 await target.close()
+
+        from server.station.target import StoreUnavailable
 
         try:
             asyncio.run(remote())
         except KeyboardInterrupt:
             pass
-        except ValueError as error:
+        except (ValueError, StoreUnavailable) as error:
             _fail(str(error))
         return
 

@@ -23,6 +23,23 @@ from server.store import make_engine, migrate, session_factory
 from server.tournament import Tournament
 
 
+class StoreError(BancoError):
+    """The record's database cannot be opened: a URL SQLAlchemy cannot read, or a server or
+    file that cannot be reached."""
+
+
+def _open_store(url: str | None):
+    from sqlalchemy.exc import ArgumentError, OperationalError
+
+    try:
+        engine = make_engine(url)
+        migrate(engine)
+    except (ArgumentError, OperationalError) as error:
+        reason = str(getattr(error, "orig", None) or error).splitlines()[0]
+        raise StoreError(f"cannot open the record {url!r}: {reason}") from None
+    return engine
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
 
@@ -41,8 +58,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="banco", version="0.1.0", lifespan=lifespan,
                   description="Record, broadcast and referee games played on real boards.")
-    engine = make_engine(settings.database_url)
-    migrate(engine)
+    engine = _open_store(settings.database_url)
     app.state.settings = settings
     app.state.engine = engine
     app.state.recorder = Recorder(session_factory(engine))

@@ -131,8 +131,9 @@ class RemoteTarget:
         if answer.status_code >= 400:
             try:
                 detail = answer.json().get("detail", answer.text)
-            except ValueError:
-                detail = answer.text
+            except (ValueError, AttributeError):  # not banco's JSON: an HTML page of another server
+                raise RecordError(f"{self.url} does not answer as a banco server ({path}: "
+                                  f"{answer.status_code})") from None
             raise RecordError(f"{self.url}{path}: {answer.status_code} {detail}")
         return answer.json() if answer.content else None
 

@@ -25,6 +25,8 @@ def banco(*args):
     (["watch", "--camera", "0", "--station-key", "k"], "--server"),
     (["watch", "--camera", "0", "--game-id", "77", "--database", "sqlite://"], "no game with id 77"),
     (["watch", "--camera", "0", "--time", "15 minutes"], "15 minutes"),
+    (["watch", "--camera", "0", "--database", "bogus"], "cannot open the record 'bogus'"),
+    (["serve", "--database", "sqlite:////no-such-folder/x.db"], "cannot open the record"),
     (["demo", "--speed", "-1"], "--speed"),
     (["demo", "--plies", "0"], "--plies"),
 ])

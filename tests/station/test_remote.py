@@ -220,3 +220,34 @@ def test_a_station_following_its_board_refuses_a_next_commander_game_its_time_wo
     refusals = [e["text"] for e in report.events if "total war" in e["text"]]
     assert len(refusals) == 1 and refusals[0].startswith(f"the board's next game {following} is set up for total war")
     assert "--time 15+0 would play a 15-minute battle" in refusals[0]
+
+
+def test_a_server_that_is_not_banco_is_named_so_in_one_line(tmp_path):
+    import threading
+    from http.server import HTTPServer, SimpleHTTPRequestHandler
+
+    import pytest
+
+    from server.record import RecordError
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            return
+
+    plain = HTTPServer(("127.0.0.1", 0), lambda *a: Quiet(*a, directory=str(tmp_path)))
+    threading.Thread(target=plain.serve_forever, daemon=True).start()
+
+    async def ask():
+        target = RemoteTarget(f"http://127.0.0.1:{plain.server_port}/", "key")
+        try:
+            await target.find_game()
+        finally:
+            await target.close()
+
+    try:
+        with pytest.raises(RecordError) as refused:
+            asyncio.run(ask())
+    finally:
+        plain.shutdown()
+    message = str(refused.value)
+    assert "does not answer as a banco server (/api/station/game: 404)" in message and "\n" not in message
