@@ -226,6 +226,7 @@ def calibrate(
     --camera, the board is located on the first start-position photo.
     """
     from banco.locate import fitted_to_lines
+    from banco.record import refuse_out_over_input
     from calibration import BoardLayout, Calibration, parse_corners
     from calibration.camera import grab_frame, lacks_colour, read_image
     from calibration.homography import usual_thickness_mm
@@ -238,10 +239,7 @@ def calibrate(
             image = photos[0]
         if (image is None) == (camera is None):
             raise BancoError("give exactly one of --image FILE or --camera SOURCE (or --start-position FILE)")
-        for given in (image, *photos):
-            if given is not None and out.exists() and given.exists() and out.resolve() == given.resolve():
-                raise BancoError(f"--out {str(out)!r} is the photo {str(given)!r}: writing the profile there would "
-                                 "destroy it; give another file name, such as calibration.json")
+        refuse_out_over_input(out, (image, *photos), "the profile")
         if len({path.resolve() for path in photos if path.exists()}) < len([p for p in photos if p.exists()]):
             # One photo given twice would be both trained on and held out: the accuracy said would be no test.
             raise BancoError("a --start-position photo is given twice; give each photo once")

@@ -123,13 +123,18 @@ def read_clock_log(path: Path) -> list[float]:
     return sorted(presses)
 
 
+def refuse_out_over_input(out: Path, inputs: tuple[Path | None, ...], what: str = "the record") -> None:
+    """Refuse an `--out` that is one of the command's `inputs`: writing `what` there would destroy it."""
+    for given in inputs:
+        if given is not None and out.exists() and given.exists() and out.resolve() == given.resolve():
+            raise RecordError(f"--out {str(out)!r} is the input {str(given)!r}: writing {what} there "
+                              "would destroy it; give another file name")
+
+
 def check_out(out: Path, inputs: tuple[Path | None, ...] = ()) -> None:
     """Refuse a record path that cannot be written, or that is one of the command's `inputs`
     (the video, the clock log, the profile), before the video is read, not after."""
-    for given in inputs:
-        if given is not None and out.exists() and given.exists() and out.resolve() == given.resolve():
-            raise RecordError(f"--out {str(out)!r} is the input {str(given)!r}: writing the record there "
-                              "would destroy it; give another file name")
+    refuse_out_over_input(out, inputs)
     if out.is_dir():
         raise RecordError(f"--out {str(out)!r} is a folder: give the record's file name, such as game.pgn")
     folder = out.parent  # Path("game.pgn").parent is Path(".")

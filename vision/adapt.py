@@ -706,23 +706,25 @@ def save_with_profile(adaptation: Adaptation, profile: Path) -> Path:
     return path
 
 
-def named_adaptation(profile: Path) -> Path | None:
-    """The adaptation file a profile names (beside it), or None when it names none or cannot be read."""
+def _profile_data(profile: Path) -> dict:
+    """The profile's JSON object, or {} when it cannot be read (the profile loader says why)."""
     try:
         data = json.loads(Path(profile).read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError, UnicodeDecodeError):
-        return None
-    name = data.get(PROFILE_KEY) if isinstance(data, dict) else None
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def named_adaptation(profile: Path) -> Path | None:
+    """The adaptation file a profile names (beside it), or None when it names none or cannot be read."""
+    name = _profile_data(profile).get(PROFILE_KEY)
     return Path(profile).with_name(str(name)) if name else None
 
 
 def load_for_profile(profile: Path) -> Adaptation | None:
     """The adaptation a profile names, or None when it names none."""
-    try:
-        data = json.loads(Path(profile).read_text(encoding="utf-8"))
-    except (FileNotFoundError, json.JSONDecodeError):
-        return None  # the profile loader reports these itself
-    name = data.get(PROFILE_KEY) if isinstance(data, dict) else None
+    data = _profile_data(profile)
+    name = data.get(PROFILE_KEY)
     if not name:
         return None
     adaptation = Adaptation.load(Path(profile).with_name(str(name)))

@@ -32,8 +32,7 @@ async def _stream(request: Request, topic: str, load, after: int) -> StreamingRe
     naive = request.app.state.naive
     retry = b"retry: 2000\n\n"
     if naive is not None:
-        current = sorted(await load(), key=lambda s: s["seq"])
-        return _NaiveStream(naive, topic, [retry] + [sse_message(s) for s in current if s["seq"] > after])
+        return _NaiveStream(naive, topic, [retry] + _since(await load(), after))
     # Subscribe before reading the current state, so a change in between is not missed.
     subscription = hub.subscribe(topic)
     try:
@@ -41,10 +40,13 @@ async def _stream(request: Request, topic: str, load, after: int) -> StreamingRe
     except BaseException:
         subscription.close()
         raise
-    # In id order, so a viewer cut off mid-burst resumes after the last id it got and misses none.
-    first = [retry] + [sse_message(snapshot) for snapshot in sorted(current, key=lambda s: s["seq"])
-                       if snapshot["seq"] > after]
-    return _QueueStream(subscription, first)
+    return _QueueStream(subscription, [retry] + _since(current, after))
+
+
+def _since(snapshots: list[dict], after: int) -> list[bytes]:
+    """The messages of `snapshots` newer than `after`, in id order: a viewer cut off mid-burst
+    resumes after the last id it got and misses none."""
+    return [sse_message(snapshot) for snapshot in sorted(snapshots, key=lambda s: s["seq"]) if snapshot["seq"] > after]
 
 
 @router.get("/api/games/{game_id}/stream", response_class=StreamingResponse,

@@ -863,7 +863,7 @@ class Station:
             return
         self._set_clock(snapshot)
         self._note("clock", f"set as the record has it (revision {snapshot.get('revision')}): "
-                            f"{_clock_text(clocks['white_ms'])} – {_clock_text(clocks['black_ms'])}")
+                            f"{_minutes(clocks['white_ms'])} – {_minutes(clocks['black_ms'])}")
 
     async def _resync(self) -> None:
         """Take the record's moves as the truth (a referee correction, a refused move)."""
@@ -1018,9 +1018,4 @@ def _outcome_of(snapshot: dict[str, Any]) -> Outcome | None:
 def _minutes(ms: int) -> str:
     """``15:00`` for 900000 ms: minutes and seconds, as a clock shows them."""
     seconds = round(ms / 1000)
-    return f"{seconds // 60}:{seconds % 60:02d}"
-
-
-def _clock_text(ms: int) -> str:
-    seconds = max(0, ms) // 1000
     return f"{seconds // 60}:{seconds % 60:02d}"
